@@ -1,0 +1,35 @@
+package dev.ryow.jdbc;
+
+import dev.ryow.jdbc.metrics.MetricsSnapshot;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a {@code jdbc:ryow:} connection offers beyond JDBC. Obtain it with
+ * {@code connection.unwrap(RyowConnection.class)}.
+ */
+public interface RyowConnection {
+
+  /**
+   * The connection's consistency token: the GTID set of every write it made (or merged), as text.
+   * Empty when it has written nothing. Hand it to another connection, thread or process and
+   * {@link #mergeConsistencyToken merge} it there to read those writes.
+   */
+  String consistencyToken() throws SQLException;
+
+  /**
+   * Adds the writes named by {@code token} to this connection's watermark, so its reads see them.
+   *
+   * @throws SQLException if the token is not a well-formed GTID set
+   */
+  void mergeConsistencyToken(String token) throws SQLException;
+
+  /** Which kind of server ran the last statement, or null before the first. */
+  @Nullable ServerRole lastServerRole();
+
+  /** {@code host:port} (as in the URL) of the server that ran the last statement, or null before the first. */
+  @Nullable String lastServerAddress();
+
+  /** The counters of the cluster this connection belongs to (shared by all its connections in this JVM). */
+  MetricsSnapshot clusterMetrics();
+}

@@ -1,0 +1,41 @@
+package dev.ryow.jdbc.config;
+
+import java.util.Locale;
+
+/** Keeps secrets out of messages: anything that looks like a password value is replaced. */
+public final class Masking {
+  /** What a secret is replaced with. */
+  public static final String MASK = "****";
+
+  private Masking() {}
+
+  /** Whether a property key holds a secret (password, password1..3, keystore passwords, ...). */
+  public static boolean isSecretKey(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    return k.contains("password") || k.contains("secret") || k.endsWith("key");
+  }
+
+  /** A URL with the values of secret parameters masked. */
+  public static String maskUrl(String url) {
+    int query = url.indexOf('?');
+    if (query < 0) {
+      return url;
+    }
+    StringBuilder out = new StringBuilder(url.length()).append(url, 0, query + 1);
+    String[] pairs = url.substring(query + 1).split("&", -1);
+    for (int i = 0; i < pairs.length; i++) {
+      if (i > 0) {
+        out.append('&');
+      }
+      out.append(maskParameter(pairs[i]));
+    }
+    return out.toString();
+  }
+
+  /** One {@code key=value} pair with the value masked if the key is secret. */
+  public static String maskParameter(String pair) {
+    int eq = pair.indexOf('=');
+    String key = eq < 0 ? pair : pair.substring(0, eq);
+    return eq >= 0 && isSecretKey(key) ? key + "=" + MASK : pair;
+  }
+}

@@ -1,0 +1,23 @@
+package dev.ryow.jdbc.config;
+
+/** Renders the {@code ryow.*} property reference as the Markdown table the README carries. */
+public final class PropertyTable {
+  private PropertyTable() {}
+
+  /** The table, one row per property of {@link RyowProperties#ALL}, in that order. */
+  public static String markdown() {
+    StringBuilder out = new StringBuilder();
+    out.append("| Property | Default | Accepted | Description |\n");
+    out.append("|---|---|---|---|\n");
+    for (RyowProperty<?> p : RyowProperties.ALL) {
+      out.append("| `").append(p.name()).append("` | `").append(p.defaultText()).append("` | ")
+          .append(p.accepted()).append(" | ").append(p.description().replace("|", "\\|")).append(" |\n");
+    }
+    return out.toString();
+  }
+
+  /** Prints the table, for pasting into the README. */
+  public static void main(String[] args) {
+    System.out.print(markdown());
+  }
+}

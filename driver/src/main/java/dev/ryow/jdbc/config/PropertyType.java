@@ -1,0 +1,82 @@
+package dev.ryow.jdbc.config;
+
+import java.util.List;
+
+/**
+ * How the text of one {@code ryow.*} property becomes a typed value.
+ *
+ * @param <T> the value type
+ */
+interface PropertyType<T> {
+
+  /** Parses {@code text}; throws {@link IllegalArgumentException} whose message says what is expected. */
+  T parse(String text);
+
+  /** The accepted values, for {@code getPropertyInfo} and the README, or an empty list for free-form values. */
+  List<String> choices();
+
+  /** A short human description of what is accepted, e.g. {@code "integer 1..60000"}. */
+  String describe();
+
+  /** An integer within inclusive bounds. */
+  static PropertyType<Integer> integer(int min, int max) {
+    return new PropertyType<>() {
+      @Override
+      public Integer parse(String text) {
+        int value;
+        try {
+          value = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("expected " + describe() + " but was '" + text + "'", e);
+        }
+        if (value < min || value > max) {
+          throw new IllegalArgumentException("expected " + describe() + " but was " + value);
+        }
+        return value;
+      }
+
+      @Override
+      public List<String> choices() {
+        return List.of();
+      }
+
+      @Override
+      public String describe() {
+        return "integer " + min + ".." + max;
+      }
+    };
+  }
+
+  /** One of the constants of {@code type}, written in lower case (case-insensitive on input). */
+  static <E extends Enum<E>> PropertyType<E> choice(Class<E> type) {
+    E[] constants = type.getEnumConstants();
+    List<String> names = java.util.Arrays.stream(constants).map(PropertyType::choiceName).toList();
+    return new PropertyType<>() {
+      @Override
+      public E parse(String text) {
+        String wanted = text.trim();
+        for (E constant : constants) {
+          if (choiceName(constant).equalsIgnoreCase(wanted)) {
+            return constant;
+          }
+        }
+        throw new IllegalArgumentException("expected one of " + names + " but was '" + text + "'");
+      }
+
+      @Override
+      public List<String> choices() {
+        return names;
+      }
+
+      @Override
+      public String describe() {
+        return "one of " + String.join(", ", names);
+      }
+    };
+  }
+
+  /** The external name of an enum constant: its name in lower case. */
+  static String choiceName(Enum<?> constant) {
+    return constant.name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

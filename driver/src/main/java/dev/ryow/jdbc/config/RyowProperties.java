@@ -1,0 +1,60 @@
+package dev.ryow.jdbc.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** Every {@code ryow.*} property the driver understands. The single source of truth. */
+public final class RyowProperties {
+
+  /** The prefix that separates this driver's settings from Connector/J's. */
+  public static final String PREFIX = "ryow.";
+
+  /** How the GTID of a write is learned. */
+  public static final RyowProperty<GtidCaptureMode> GTID_CAPTURE =
+      new RyowProperty<>(
+          "ryow.gtidCapture",
+          PropertyType.choice(GtidCaptureMode.class),
+          "own_gtid",
+          "How the GTID of a write is learned: own_gtid (session_track_gtids=OWN_GTID, exact, no extra"
+              + " statement) or query (SELECT @@global.gtid_executed on the primary connection, conservative).");
+
+  /** How long a replica read waits for the watermark, in milliseconds. */
+  public static final RyowProperty<Integer> WAIT_TIMEOUT_MILLIS =
+      new RyowProperty<>(
+          "ryow.waitTimeout",
+          PropertyType.integer(1, 60_000),
+          "100",
+          "Milliseconds a replica read waits (WAIT_FOR_EXECUTED_GTID_SET) for the connection's watermark"
+              + " before the fallback applies. Keep it short (50-200): a waiting read holds a connection.");
+
+  /** What a replica read does when the wait fails. */
+  public static final RyowProperty<FallbackMode> FALLBACK =
+      new RyowProperty<>(
+          "ryow.fallback",
+          PropertyType.choice(FallbackMode.class),
+          "primary",
+          "What a replica read does when the replica did not reach the watermark in time: primary (read"
+              + " there), error (SQLTransientException) or stale (read the replica anyway, counted).");
+
+  /** All properties, in documentation order. */
+  public static final List<RyowProperty<?>> ALL = List.of(GTID_CAPTURE, WAIT_TIMEOUT_MILLIS, FALLBACK);
+
+  private static final Map<String, RyowProperty<?>> BY_LOWER_NAME =
+      ALL.stream()
+          .collect(Collectors.toUnmodifiableMap(p -> p.name().toLowerCase(java.util.Locale.ROOT), Function.identity()));
+
+  private RyowProperties() {}
+
+  /** Finds a property by key, ignoring case. */
+  public static Optional<RyowProperty<?>> find(String key) {
+    return Optional.ofNullable(BY_LOWER_NAME.get(key.toLowerCase(java.util.Locale.ROOT)));
+  }
+
+  /** The valid keys, for error messages. */
+  public static String validNames() {
+    return ALL.stream().map(RyowProperty::name).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,681 @@
+package dev.ryow.jdbc.gtid;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An immutable, thread-safe set of MySQL GTIDs, such as {@code @@gtid_executed} or a session's
+ * tracked GTID, including MySQL 8.3+ tagged GTIDs.
+ *
+ * <p>Text syntax: comma-separated groups {@code uuid:element[:element...]}, where an element is an
+ * interval {@code n} or {@code n-m} ({@code 1 <= n <= m <= 9223372036854775806}) or a tag ({@code
+ * [a-zA-Z_][a-zA-Z0-9_]{0,31}}) that applies to the intervals after it in the group. Whitespace
+ * (space, tab, CR, LF) is allowed at both ends and around commas; empty or blank text is {@link
+ * #EMPTY}. UUIDs and tags are case-insensitive. Overlapping, adjacent, repeated and out-of-order
+ * intervals are merged.
+ *
+ * <p>The parser is stricter than MySQL's, which silently ignores some input: it rejects a UUID or
+ * a tag with no interval after it ({@code uuid}, {@code uuid:tag}; MySQL accepts both and adds
+ * nothing), a reversed interval ({@code 5-3}; MySQL ignores it), empty groups ({@code a,,b},
+ * trailing or leading commas; MySQL skips them), whitespace inside a group, numbers with a leading
+ * zero ({@code 010}; MySQL reads it as octal 8) and UUIDs without dashes. None of these appear in
+ * text that MySQL prints.
+ *
+ * <p>{@link #toString()} is MySQL's canonical form: groups ordered by UUID, one group per UUID
+ * with untagged intervals first and then each tag in ascending order ({@code
+ * uuid:1-5:7:tag_a:1-3}), groups joined by {@code ","} with no newline, lower-case.
+ */
+public final class GtidSet {
+  /** Largest GTID number MySQL accepts: {@code GNO_END - 1 = 2^63 - 2}. */
+  static final long MAX_GNO = Long.MAX_VALUE - 1;
+
+  /** Longest tag MySQL accepts. */
+  static final int MAX_TAG_LENGTH = 32;
+
+  /** The set with no GTIDs; its text is the empty string. */
+  public static final GtidSet EMPTY = new GtidSet(new Source[0]);
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  /** Sorted by {@link #compareKeys}; no two with the same key; none with empty ranges. */
+  private final Source[] sources;
+
+  private final int intervalCount;
+  private final int hash;
+
+  /** Canonical text; racy single-check cache like {@link String#hashCode()} (Strings are immutable). */
+  private @Nullable String text;
+
+  private GtidSet(Source[] sources) {
+    this.sources = sources;
+    int count = 0;
+    int h = 1;
+    for (Source s : sources) {
+      count += s.ranges.length / 2;
+      h = 31 * h + s.hashCode();
+    }
+    this.intervalCount = count;
+    this.hash = h;
+  }
+
+  /**
+   * Parses GTID set text, as printed by MySQL or in any order.
+   *
+   * @param text the GTID set text, e.g. {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5}
+   * @return the set; {@link #EMPTY} for blank text
+   * @throws MalformedGtidSetException if the text is not a valid GTID set
+   * @throws NullPointerException if {@code text} is null
+   */
+  public static GtidSet parse(CharSequence text) {
+    return parse(text, Integer.MAX_VALUE, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Parses GTID set text with bounds, for untrusted input such as tokens sent by HTTP clients.
+   * The length is checked before anything is read.
+   *
+   * @param text the GTID set text
+   * @param maxLength most characters accepted
+   * @param maxIntervals most intervals accepted, counted as written (before merging)
+   * @return the set; {@link #EMPTY} for blank text
+   * @throws MalformedGtidSetException if the text is not a valid GTID set or exceeds a bound; the
+   *     message names the bound ({@code maxLength} or {@code maxIntervals})
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException if a bound is negative
+   */
+  public static GtidSet parse(CharSequence text, int maxLength, int maxIntervals) {
+    Objects.requireNonNull(text, "text");
+    if (maxLength < 0 || maxIntervals < 0) {
+      throw new IllegalArgumentException(
+          "maxLength and maxIntervals must be >= 0, got " + maxLength + " and " + maxIntervals);
+    }
+    if (text.length() > maxLength) {
+      throw MalformedGtidSetException.at(
+          text,
+          maxLength,
+          "text is longer than maxLength=" + maxLength + " characters");
+    }
+    return new Parser(text, maxIntervals).parse();
+  }
+
+  /**
+   * Returns the union of this set and {@code other}.
+   *
+   * @param other the set to add
+   * @return {@code this} (no allocation) if it contains {@code other}, else {@code other} if it
+   *     contains this set, else a new set
+   */
+  public GtidSet union(GtidSet other) {
+    Objects.requireNonNull(other, "other");
+    if (contains(other)) {
+      return this;
+    }
+    if (other.contains(this)) {
+      return other;
+    }
+    Source[] a = sources;
+    Source[] b = other.sources;
+    Source[] out = new Source[a.length + b.length];
+    int i = 0;
+    int j = 0;
+    int n = 0;
+    while (i < a.length && j < b.length) {
+      int cmp = compareKeys(a[i], b[j]);
+      if (cmp < 0) {
+        out[n++] = a[i++];
+      } else if (cmp > 0) {
+        out[n++] = b[j++];
+      } else {
+        out[n++] = a[i++].union(b[j++]);
+      }
+    }
+    while (i < a.length) {
+      out[n++] = a[i++];
+    }
+    while (j < b.length) {
+      out[n++] = b[j++];
+    }
+    return new GtidSet(n == out.length ? out : Arrays.copyOf(out, n));
+  }
+
+  /**
+   * Tells whether every GTID of {@code other} is in this set. Untagged and tagged GTIDs of one
+   * UUID are different GTIDs. Does not allocate.
+   *
+   * @param other the set to look for
+   * @return true if {@code other} is a subset of this set
+   */
+  public boolean contains(GtidSet other) {
+    Objects.requireNonNull(other, "other");
+    if (other == this) {
+      return true;
+    }
+    Source[] mine = sources;
+    if (other.sources.length > mine.length) {
+      return false;
+    }
+    int i = 0;
+    for (Source wanted : other.sources) {
+      int cmp = -1;
+      while (i < mine.length && (cmp = compareKeys(mine[i], wanted)) < 0) {
+        i++;
+      }
+      if (cmp != 0 || !containsRanges(mine[i].ranges, wanted.ranges)) {
+        return false;
+      }
+      i++;
+    }
+    return true;
+  }
+
+  /**
+   * Tells whether this set has no GTIDs.
+   *
+   * @return true for the empty set
+   */
+  public boolean isEmpty() {
+    return sources.length == 0;
+  }
+
+  /**
+   * Returns the number of disjoint intervals, over all UUIDs and tags.
+   *
+   * @return the number of intervals in the canonical text
+   */
+  public int intervalCount() {
+    return intervalCount;
+  }
+
+  /**
+   * Returns the number of distinct (UUID, tag) sources, the untagged GTIDs of a UUID being one.
+   *
+   * @return the number of sources
+   */
+  public int sourceCount() {
+    return sources.length;
+  }
+
+  /**
+   * Returns the canonical MySQL text of this set, computed once and cached.
+   *
+   * @return e.g. {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:7:tag_a:1-3}, or {@code ""}
+   */
+  @Override
+  public String toString() {
+    String s = text;
+    if (s == null) {
+      s = format();
+      text = s;
+    }
+    return s;
+  }
+
+  /**
+   * Compares by value: two sets are equal when they hold the same GTIDs.
+   *
+   * @param o the object to compare with
+   * @return true if {@code o} is a GtidSet with the same GTIDs
+   */
+  @Override
+  public boolean equals(@Nullable Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof GtidSet other)
+        || hash != other.hash
+        || intervalCount != other.intervalCount
+        || sources.length != other.sources.length) {
+      return false;
+    }
+    for (int i = 0; i < sources.length; i++) {
+      Source x = sources[i];
+      Source y = other.sources[i];
+      if (compareKeys(x, y) != 0 || !Arrays.equals(x.ranges, y.ranges)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Returns a hash code consistent with {@link #equals(Object)}.
+   *
+   * @return the hash code, computed at construction
+   */
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  private String format() {
+    if (sources.length == 0) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(sources.length * 40 + intervalCount * 12);
+    for (int i = 0; i < sources.length; i++) {
+      Source s = sources[i];
+      boolean sameUuid = i > 0 && sources[i - 1].hi == s.hi && sources[i - 1].lo == s.lo;
+      if (!sameUuid) {
+        if (i > 0) {
+          sb.append(',');
+        }
+        appendUuid(sb, s.hi, s.lo);
+      }
+      if (!s.tag.isEmpty()) {
+        sb.append(':').append(s.tag);
+      }
+      long[] r = s.ranges;
+      for (int k = 0; k < r.length; k += 2) {
+        sb.append(':').append(r[k]);
+        if (r[k + 1] != r[k]) {
+          sb.append('-').append(r[k + 1]);
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  private static void appendUuid(StringBuilder sb, long hi, long lo) {
+    appendHex(sb, hi >>> 32, 8);
+    sb.append('-');
+    appendHex(sb, hi >>> 16, 4);
+    sb.append('-');
+    appendHex(sb, hi, 4);
+    sb.append('-');
+    appendHex(sb, lo >>> 48, 4);
+    sb.append('-');
+    appendHex(sb, lo, 12);
+  }
+
+  private static void appendHex(StringBuilder sb, long value, int digits) {
+    for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
+      sb.append(HEX[(int) (value >>> shift) & 0xf]);
+    }
+  }
+
+  /** Orders by UUID (unsigned 128-bit order is the text order) then tag, untagged first. */
+  private static int compareKeys(Source a, Source b) {
+    int c = Long.compareUnsigned(a.hi, b.hi);
+    if (c == 0) {
+      c = Long.compareUnsigned(a.lo, b.lo);
+      if (c == 0) {
+        c = a.tag.compareTo(b.tag);
+      }
+    }
+    return c;
+  }
+
+  /** Both arguments are canonical range arrays; linear, no allocation. */
+  private static boolean containsRanges(long[] big, long[] small) {
+    int j = 0;
+    for (int i = 0; i < small.length; i += 2) {
+      long start = small[i];
+      while (j < big.length && big[j + 1] < start) {
+        j += 2;
+      }
+      // Canonical ranges are non-adjacent, so a contained interval lies within a single range.
+      if (j == big.length || big[j] > start || big[j + 1] < small[i + 1]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Merges two canonical range arrays, coalescing overlapping and adjacent intervals. */
+  private static long[] unionRanges(long[] a, long[] b) {
+    long[] out = new long[a.length + b.length];
+    int i = 0;
+    int j = 0;
+    int n = 0;
+    while (i < a.length || j < b.length) {
+      long start;
+      long end;
+      if (j == b.length || i < a.length && a[i] <= b[j]) {
+        start = a[i];
+        end = a[i + 1];
+        i += 2;
+      } else {
+        start = b[j];
+        end = b[j + 1];
+        j += 2;
+      }
+      // end <= MAX_GNO, so + 1 cannot overflow.
+      if (n > 0 && start <= out[n - 1] + 1) {
+        out[n - 1] = Math.max(out[n - 1], end);
+      } else {
+        out[n++] = start;
+        out[n++] = end;
+      }
+    }
+    return n == out.length ? out : Arrays.copyOf(out, n);
+  }
+
+  /** The intervals of one (UUID, tag). */
+  private static final class Source {
+    /** The UUID's first and last 64 bits. */
+    final long hi;
+
+    final long lo;
+
+    /** Lower-case tag, {@code ""} for untagged. */
+    final String tag;
+
+    /** Inclusive {@code [start, end]} pairs, sorted, non-overlapping, non-adjacent, non-empty. */
+    final long[] ranges;
+
+    Source(long hi, long lo, String tag, long[] ranges) {
+      this.hi = hi;
+      this.lo = lo;
+      this.tag = tag;
+      this.ranges = ranges;
+    }
+
+    Source union(Source other) {
+      if (containsRanges(ranges, other.ranges)) {
+        return this;
+      }
+      if (containsRanges(other.ranges, ranges)) {
+        return other;
+      }
+      return new Source(hi, lo, tag, unionRanges(ranges, other.ranges));
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(hi, lo, tag, Arrays.hashCode(ranges));
+    }
+
+    @Override
+    public boolean equals(@Nullable Object o) {
+      return o instanceof Source s && compareKeys(this, s) == 0 && Arrays.equals(ranges, s.ranges);
+    }
+  }
+
+  /** Key of a source while parsing. */
+  private record Key(long hi, long lo, String tag) {}
+
+  /** Collects the intervals of one source while parsing, in input order. */
+  private static final class Accumulator {
+    final Key key;
+    long[] starts = new long[4];
+    long[] ends = new long[4];
+    int n;
+    boolean canonical = true;
+
+    Accumulator(Key key) {
+      this.key = key;
+    }
+
+    void add(long start, long end) {
+      if (n == starts.length) {
+        starts = Arrays.copyOf(starts, n * 2);
+        ends = Arrays.copyOf(ends, n * 2);
+      }
+      if (n > 0 && start <= ends[n - 1] + 1) {
+        canonical = false;
+      }
+      starts[n] = start;
+      ends[n] = end;
+      n++;
+    }
+
+    Source toSource() {
+      long[] ranges = new long[2 * n];
+      int m = 0;
+      if (canonical) {
+        for (int k = 0; k < n; k++) {
+          ranges[m++] = starts[k];
+          ranges[m++] = ends[k];
+        }
+        return new Source(key.hi(), key.lo(), key.tag(), ranges);
+      }
+      // Sorting starts and ends independently keeps the covered set (the number of intervals
+      // covering a point depends only on the multisets of starts and ends) and pairs each start
+      // with an end >= it, so one sweep over the pairs merges them.
+      Arrays.sort(starts, 0, n);
+      Arrays.sort(ends, 0, n);
+      for (int k = 0; k < n; k++) {
+        if (m > 0 && starts[k] <= ranges[m - 1] + 1) {
+          ranges[m - 1] = Math.max(ranges[m - 1], ends[k]);
+        } else {
+          ranges[m++] = starts[k];
+          ranges[m++] = ends[k];
+        }
+      }
+      return new Source(
+          key.hi(), key.lo(), key.tag(), m == ranges.length ? ranges : Arrays.copyOf(ranges, m));
+    }
+  }
+
+  /**
+   * Single-pass parser without regular expressions: linear in the input, plus an n log n sort of
+   * the intervals of a source only when they were written out of order or overlapping.
+   */
+  private static final class Parser {
+    private static final int UUID_LENGTH = 36;
+
+    private final CharSequence in;
+    private final int len;
+    private final int maxIntervals;
+    private final Map<Key, Accumulator> byKey = new HashMap<>();
+    private int pos;
+    private int intervals;
+    private long uuidHi;
+    private long uuidLo;
+
+    Parser(CharSequence in, int maxIntervals) {
+      this.in = in;
+      this.len = in.length();
+      this.maxIntervals = maxIntervals;
+    }
+
+    GtidSet parse() {
+      skipWhitespace();
+      if (pos == len) {
+        return EMPTY;
+      }
+      while (true) {
+        group();
+        skipWhitespace();
+        if (pos == len) {
+          break;
+        }
+        if (in.charAt(pos) != ',') {
+          throw error(pos, "expected ',' or end of text but found " + describe(pos));
+        }
+        pos++;
+        skipWhitespace();
+      }
+      List<Accumulator> accs = new ArrayList<>(byKey.values());
+      Source[] sources = new Source[accs.size()];
+      for (int i = 0; i < sources.length; i++) {
+        sources[i] = accs.get(i).toSource();
+      }
+      Arrays.sort(sources, GtidSet::compareKeys);
+      return new GtidSet(sources);
+    }
+
+    /** Parses {@code uuid:element[:element...]} at pos. */
+    private void group() {
+      if (pos == len || in.charAt(pos) == ',') {
+        throw error(pos, "expected a UUID but found " + describe(pos) + " (empty group)");
+      }
+      uuid();
+      long hi = uuidHi;
+      long lo = uuidLo;
+      if (pos == len || in.charAt(pos) != ':') {
+        throw error(
+            pos,
+            pos == len || isWhitespace(in.charAt(pos)) || in.charAt(pos) == ','
+                ? "UUID without intervals (expected ':' and an interval)"
+                : "expected ':' after UUID but found " + describe(pos));
+      }
+      Key key = new Key(hi, lo, "");
+      @Nullable Accumulator current = null;
+      int tagStart = -1; // offset of a tag that still needs an interval
+      while (pos < len && in.charAt(pos) == ':') {
+        pos++;
+        char c = pos < len ? in.charAt(pos) : '\0';
+        if (isTagStart(c)) {
+          if (tagStart >= 0) {
+            throw error(tagStart, "tag without intervals");
+          }
+          tagStart = pos;
+          key = new Key(hi, lo, tag());
+          current = null;
+        } else if (c >= '0' && c <= '9') {
+          long start = number();
+          long end = start;
+          if (pos < len && in.charAt(pos) == '-') {
+            pos++;
+            int endOffset = pos;
+            end = number();
+            if (end < start) {
+              throw error(endOffset, "interval end " + end + " is less than its start " + start);
+            }
+          }
+          if (++intervals > maxIntervals) {
+            throw error(pos, "more than maxIntervals=" + maxIntervals + " intervals");
+          }
+          if (current == null) {
+            current = byKey.computeIfAbsent(key, Accumulator::new);
+          }
+          current.add(start, end);
+          tagStart = -1;
+        } else {
+          throw error(
+              pos, "expected an interval or a tag after ':' but found " + describe(pos));
+        }
+      }
+      if (tagStart >= 0) {
+        throw error(tagStart, "tag without intervals");
+      }
+      if (pos < len) {
+        char c = in.charAt(pos);
+        if (c != ',' && !isWhitespace(c)) {
+          throw error(pos, "unexpected " + describe(pos) + " after interval");
+        }
+      }
+    }
+
+    /** Reads the 8-4-4-4-12 hex digit UUID at pos into {@code uuid}. */
+    private void uuid() {
+      long hi = 0;
+      long lo = 0;
+      for (int i = 0; i < UUID_LENGTH; i++, pos++) {
+        if (pos == len) {
+          throw error(pos, "UUID is truncated (expected 36 characters, 8-4-4-4-12 hex digits)");
+        }
+        char c = in.charAt(pos);
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+          if (c != '-') {
+            throw error(
+                pos, "expected '-' in UUID (8-4-4-4-12 hex digits) but found " + describe(pos));
+          }
+          continue;
+        }
+        int v = hexValue(c);
+        if (v < 0) {
+          throw error(pos, "expected a hex digit in UUID but found " + describe(pos));
+        }
+        if (i < 18) {
+          hi = hi << 4 | v;
+        } else {
+          lo = lo << 4 | v;
+        }
+      }
+      uuidHi = hi;
+      uuidLo = lo;
+    }
+
+    private String tag() {
+      int start = pos;
+      char[] chars = new char[MAX_TAG_LENGTH];
+      int n = 0;
+      while (pos < len) {
+        char c = in.charAt(pos);
+        if (!isTagStart(c) && !(c >= '0' && c <= '9')) {
+          break;
+        }
+        if (n == MAX_TAG_LENGTH) {
+          throw error(start, "tag longer than " + MAX_TAG_LENGTH + " characters");
+        }
+        chars[n++] = c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+        pos++;
+      }
+      return new String(chars, 0, n);
+    }
+
+    private long number() {
+      int start = pos;
+      long value = 0;
+      while (pos < len) {
+        char c = in.charAt(pos);
+        if (c < '0' || c > '9') {
+          break;
+        }
+        int digit = c - '0';
+        if (value > (MAX_GNO - digit) / 10) {
+          throw error(start, "GTID number greater than " + MAX_GNO);
+        }
+        value = value * 10 + digit;
+        pos++;
+      }
+      if (pos == start) {
+        throw error(pos, "expected a number but found " + describe(pos));
+      }
+      if (value == 0) {
+        throw error(start, "GTID number 0 (GTID numbers start at 1)");
+      }
+      if (in.charAt(start) == '0') {
+        throw error(start, "GTID number with a leading zero");
+      }
+      return value;
+    }
+
+    private void skipWhitespace() {
+      while (pos < len && isWhitespace(in.charAt(pos))) {
+        pos++;
+      }
+    }
+
+    private static boolean isWhitespace(char c) {
+      return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    }
+
+    private static boolean isTagStart(char c) {
+      return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+    }
+
+    private static int hexValue(char c) {
+      if (c >= '0' && c <= '9') {
+        return c - '0';
+      }
+      if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+      }
+      if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+      }
+      return -1;
+    }
+
+    private String describe(int p) {
+      if (p >= len) {
+        return "end of text";
+      }
+      StringBuilder sb = new StringBuilder("'");
+      MalformedGtidSetException.appendEscaped(sb, in.charAt(p));
+      return sb.append('\'').toString();
+    }
+
+    private MalformedGtidSetException error(int offset, String problem) {
+      return MalformedGtidSetException.at(in, offset, problem);
+    }
+  }
+}

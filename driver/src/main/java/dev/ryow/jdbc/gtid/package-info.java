@@ -1,0 +1,8 @@
+/**
+ * MySQL GTID sets as immutable values: parsing (strict, bounded for untrusted input),
+ * canonical formatting, union and containment, including MySQL 8.3+ tagged GTIDs.
+ */
+@NullMarked
+package dev.ryow.jdbc.gtid;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,585 @@
+package dev.ryow.jdbc.proxy;
+
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.sql.SqlClassifier;
+import dev.ryow.jdbc.sql.StatementKind;
+import java.io.InputStream;
+import java.io.Reader;
+import java.math.BigDecimal;
+import java.net.URL;
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.Date;
+import java.sql.NClob;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.Ref;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.RowId;
+import java.sql.SQLException;
+import java.sql.SQLType;
+import java.sql.SQLXML;
+import java.sql.Statement;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.util.Calendar;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link PreparedStatement} classified once, when it is prepared. Parameters are recorded and
+ * replayed onto the physical prepared statement of whichever server runs each execution (each
+ * created once, on first use). Batches run on the primary.
+ */
+final class RoutingPreparedStatement extends RoutingStatement implements PreparedStatement {
+  private final String sql;
+  private final StatementKind kind;
+  private final ParameterRecorder recorder = new ParameterRecorder();
+  private @Nullable PreparedStatement onPrimary;
+  private @Nullable PreparedStatement onReplica;
+  private @Nullable PhysicalConnection replicaOwner;
+
+  private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind) {
+    super(connection, shape);
+    this.sql = sql;
+    this.kind = kind;
+  }
+
+  /**
+   * Classifies {@code sql}. A statement that can only run on the primary is prepared there at once,
+   * so syntax errors surface here as they would with Connector/J.
+   */
+  static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
+      throws SQLException {
+    RoutingPreparedStatement ps =
+        new RoutingPreparedStatement(connection, sql, shape, SqlClassifier.classify(sql));
+    if (ps.kind != StatementKind.READ) {
+      ps.prepared(connection.primary());
+    }
+    return ps;
+  }
+
+  /** The physical prepared statement on {@code on}, created on first use; becomes {@link #current}. */
+  private PreparedStatement prepared(PhysicalConnection on) throws SQLException {
+    if (on == connection.primary()) {
+      PreparedStatement ps = onPrimary;
+      if (ps == null) {
+        ps = configure(shape.prepare(on.jdbc(), sql));
+        onPrimary = ps;
+      }
+      current = ps;
+      return ps;
+    }
+    PreparedStatement ps = onReplica;
+    if (ps == null || replicaOwner != on) {
+      if (ps != null) {
+        ps.close();
+      }
+      ps = configure(shape.prepare(on.jdbc(), sql));
+      onReplica = ps;
+      replicaOwner = on;
+    }
+    current = ps;
+    return ps;
+  }
+
+  /** The physical statement for one execution, with the recorded parameters set. */
+  private PreparedStatement ready(PhysicalConnection on) throws SQLException {
+    PreparedStatement ps = prepared(on);
+    recorder.replay(ps);
+    return ps;
+  }
+
+  @Override
+  void forEachPhysical(PhysicalAction action) throws SQLException {
+    PreparedStatement p = onPrimary;
+    if (p != null) {
+      action.apply(p);
+    }
+    PreparedStatement r = onReplica;
+    if (r != null) {
+      action.apply(r);
+    }
+  }
+
+  // ---------------------------------------------------------------- execution
+
+  @Override
+  public ResultSet executeQuery() throws SQLException {
+    checkOpen();
+    PhysicalConnection on = connection.acquire(kind);
+    ResultSet rs;
+    try {
+      rs = ready(on).executeQuery();
+    } catch (SQLException e) {
+      on = connection.retryTarget(on, e);
+      rs = ready(on).executeQuery();
+    }
+    connection.completed(kind, on);
+    return rs;
+  }
+
+  @Override
+  public boolean execute() throws SQLException {
+    checkOpen();
+    PhysicalConnection on = connection.acquire(kind);
+    boolean result;
+    try {
+      result = ready(on).execute();
+    } catch (SQLException e) {
+      on = connection.retryTarget(on, e);
+      result = ready(on).execute();
+    }
+    connection.completed(kind, on);
+    return result;
+  }
+
+  @Override
+  public int executeUpdate() throws SQLException {
+    return (int) executeLargeUpdate();
+  }
+
+  @Override
+  public long executeLargeUpdate() throws SQLException {
+    checkOpen();
+    PhysicalConnection on = connection.acquire(kind);
+    long result;
+    try {
+      result = ready(on).executeLargeUpdate();
+    } catch (SQLException e) {
+      on = connection.retryTarget(on, e);
+      result = ready(on).executeLargeUpdate();
+    }
+    connection.completed(kind, on);
+    return result;
+  }
+
+  @Override
+  public void addBatch() throws SQLException {
+    checkOpen();
+    ready(connection.primary()).addBatch();
+  }
+
+  @Override
+  public void clearBatch() throws SQLException {
+    checkOpen();
+    PreparedStatement p = onPrimary;
+    if (p != null) {
+      p.clearBatch();
+    }
+  }
+
+  @Override
+  public int[] executeBatch() throws SQLException {
+    checkOpen();
+    int[] counts = prepared(connection.acquire(StatementKind.WRITE)).executeBatch();
+    connection.batchCompleted();
+    return counts;
+  }
+
+  @Override
+  public long[] executeLargeBatch() throws SQLException {
+    checkOpen();
+    long[] counts = prepared(connection.acquire(StatementKind.WRITE)).executeLargeBatch();
+    connection.batchCompleted();
+    return counts;
+  }
+
+  @Override
+  public void clearParameters() throws SQLException {
+    checkOpen();
+    recorder.clear();
+    forEachPhysical(s -> ((PreparedStatement) s).clearParameters());
+  }
+
+  @Override
+  public @Nullable ResultSetMetaData getMetaData() throws SQLException {
+    checkOpen();
+    PreparedStatement ps = onReplica != null ? onReplica : prepared(connection.primary());
+    return ps.getMetaData();
+  }
+
+  @Override
+  public ParameterMetaData getParameterMetaData() throws SQLException {
+    checkOpen();
+    PreparedStatement ps = onReplica != null ? onReplica : prepared(connection.primary());
+    return ps.getParameterMetaData();
+  }
+
+  // ---------------------------------------------------------------- Statement methods a PreparedStatement refuses
+
+  private static SQLException notOnPrepared() {
+    return new SQLException("This method cannot be called on a PreparedStatement", "S1009");
+  }
+
+  @Override
+  public ResultSet executeQuery(String sql) throws SQLException {
+    throw notOnPrepared();
+  }
+
+  @Override
+  public boolean execute(String sql) throws SQLException {
+    throw notOnPrepared();
+  }
+
+  @Override
+  public int executeUpdate(String sql) throws SQLException {
+    throw notOnPrepared();
+  }
+
+  @Override
+  public void addBatch(String sql) throws SQLException {
+    throw notOnPrepared();
+  }
+
+  // ---------------------------------------------------------------- lifecycle and wrapper
+
+  @Override
+  public void close() throws SQLException {
+    if (closed) {
+      return;
+    }
+    PreparedStatement p = onPrimary;
+    PreparedStatement r = onReplica;
+    onPrimary = null;
+    onReplica = null;
+    recorder.clear();
+    try {
+      if (r != null) {
+        r.close();
+      }
+    } finally {
+      if (p != null) {
+        p.close();
+      }
+      super.close();
+    }
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (iface.isInstance(this)) {
+      return iface.cast(this);
+    }
+    Statement s = current != null ? current : prepared(connection.primary());
+    return s.unwrap(iface);
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> iface) throws SQLException {
+    if (iface.isInstance(this)) {
+      return true;
+    }
+    Statement s = current != null ? current : prepared(connection.primary());
+    return s.isWrapperFor(iface);
+  }
+
+  @Override
+  public String toString() {
+    return "RoutingPreparedStatement[" + kind + ": " + sql + "]";
+  }
+
+  // ---------------------------------------------------------------- parameters (recorded)
+
+  @Override
+  public void setNull(int parameterIndex, int sqlType) throws SQLException {
+    checkOpen();
+    recorder.setNull(parameterIndex, sqlType);
+  }
+
+  @Override
+  public void setNull(int parameterIndex, int sqlType, String typeName) throws SQLException {
+    checkOpen();
+    recorder.setNull(parameterIndex, sqlType, typeName);
+  }
+
+  @Override
+  public void setBoolean(int parameterIndex, boolean x) throws SQLException {
+    checkOpen();
+    recorder.setBoolean(parameterIndex, x);
+  }
+
+  @Override
+  public void setByte(int parameterIndex, byte x) throws SQLException {
+    checkOpen();
+    recorder.setByte(parameterIndex, x);
+  }
+
+  @Override
+  public void setShort(int parameterIndex, short x) throws SQLException {
+    checkOpen();
+    recorder.setShort(parameterIndex, x);
+  }
+
+  @Override
+  public void setInt(int parameterIndex, int x) throws SQLException {
+    checkOpen();
+    recorder.setInt(parameterIndex, x);
+  }
+
+  @Override
+  public void setLong(int parameterIndex, long x) throws SQLException {
+    checkOpen();
+    recorder.setLong(parameterIndex, x);
+  }
+
+  @Override
+  public void setFloat(int parameterIndex, float x) throws SQLException {
+    checkOpen();
+    recorder.setFloat(parameterIndex, x);
+  }
+
+  @Override
+  public void setDouble(int parameterIndex, double x) throws SQLException {
+    checkOpen();
+    recorder.setDouble(parameterIndex, x);
+  }
+
+  @Override
+  public void setBigDecimal(int parameterIndex, @Nullable BigDecimal x) throws SQLException {
+    checkOpen();
+    recorder.setBigDecimal(parameterIndex, x);
+  }
+
+  @Override
+  public void setString(int parameterIndex, @Nullable String x) throws SQLException {
+    checkOpen();
+    recorder.setString(parameterIndex, x);
+  }
+
+  @Override
+  public void setNString(int parameterIndex, @Nullable String value) throws SQLException {
+    checkOpen();
+    recorder.setNString(parameterIndex, value);
+  }
+
+  @Override
+  public void setBytes(int parameterIndex, byte @Nullable [] x) throws SQLException {
+    checkOpen();
+    recorder.setBytes(parameterIndex, x);
+  }
+
+  @Override
+  public void setDate(int parameterIndex, @Nullable Date x) throws SQLException {
+    checkOpen();
+    recorder.setDate(parameterIndex, x, null);
+  }
+
+  @Override
+  public void setDate(int parameterIndex, @Nullable Date x, @Nullable Calendar cal) throws SQLException {
+    checkOpen();
+    recorder.setDate(parameterIndex, x, cal);
+  }
+
+  @Override
+  public void setTime(int parameterIndex, @Nullable Time x) throws SQLException {
+    checkOpen();
+    recorder.setTime(parameterIndex, x, null);
+  }
+
+  @Override
+  public void setTime(int parameterIndex, @Nullable Time x, @Nullable Calendar cal) throws SQLException {
+    checkOpen();
+    recorder.setTime(parameterIndex, x, cal);
+  }
+
+  @Override
+  public void setTimestamp(int parameterIndex, @Nullable Timestamp x) throws SQLException {
+    checkOpen();
+    recorder.setTimestamp(parameterIndex, x, null);
+  }
+
+  @Override
+  public void setTimestamp(int parameterIndex, @Nullable Timestamp x, @Nullable Calendar cal) throws SQLException {
+    checkOpen();
+    recorder.setTimestamp(parameterIndex, x, cal);
+  }
+
+  @Override
+  public void setObject(int parameterIndex, @Nullable Object x) throws SQLException {
+    checkOpen();
+    recorder.setObject(parameterIndex, x);
+  }
+
+  @Override
+  public void setObject(int parameterIndex, @Nullable Object x, int targetSqlType) throws SQLException {
+    checkOpen();
+    recorder.setObject(parameterIndex, x, targetSqlType);
+  }
+
+  @Override
+  public void setObject(int parameterIndex, @Nullable Object x, int targetSqlType, int scaleOrLength) throws SQLException {
+    checkOpen();
+    recorder.setObject(parameterIndex, x, targetSqlType, scaleOrLength);
+  }
+
+  @Override
+  public void setObject(int parameterIndex, @Nullable Object x, SQLType targetSqlType) throws SQLException {
+    checkOpen();
+    recorder.setObject(parameterIndex, x, targetSqlType);
+  }
+
+  @Override
+  public void setObject(int parameterIndex, @Nullable Object x, SQLType targetSqlType, int scaleOrLength) throws SQLException {
+    checkOpen();
+    recorder.setObject(parameterIndex, x, targetSqlType, scaleOrLength);
+  }
+
+  @Override
+  public void setAsciiStream(int parameterIndex, @Nullable InputStream x, int length) throws SQLException {
+    checkOpen();
+    recorder.setAsciiStream(parameterIndex, x, length);
+  }
+
+  @Override
+  public void setAsciiStream(int parameterIndex, @Nullable InputStream x, long length) throws SQLException {
+    checkOpen();
+    recorder.setAsciiStream(parameterIndex, x, length);
+  }
+
+  @Override
+  public void setAsciiStream(int parameterIndex, @Nullable InputStream x) throws SQLException {
+    checkOpen();
+    recorder.setAsciiStream(parameterIndex, x, -1);
+  }
+
+  @Override
+  public void setBinaryStream(int parameterIndex, @Nullable InputStream x, int length) throws SQLException {
+    checkOpen();
+    recorder.setBinaryStream(parameterIndex, x, length);
+  }
+
+  @Override
+  public void setBinaryStream(int parameterIndex, @Nullable InputStream x, long length) throws SQLException {
+    checkOpen();
+    recorder.setBinaryStream(parameterIndex, x, length);
+  }
+
+  @Override
+  public void setBinaryStream(int parameterIndex, @Nullable InputStream x) throws SQLException {
+    checkOpen();
+    recorder.setBinaryStream(parameterIndex, x, -1);
+  }
+
+  @Override
+  public void setCharacterStream(int parameterIndex, @Nullable Reader reader, int length) throws SQLException {
+    checkOpen();
+    recorder.setCharacterStream(parameterIndex, reader, length);
+  }
+
+  @Override
+  public void setCharacterStream(int parameterIndex, @Nullable Reader reader, long length) throws SQLException {
+    checkOpen();
+    recorder.setCharacterStream(parameterIndex, reader, length);
+  }
+
+  @Override
+  public void setCharacterStream(int parameterIndex, @Nullable Reader reader) throws SQLException {
+    checkOpen();
+    recorder.setCharacterStream(parameterIndex, reader, -1);
+  }
+
+  @Override
+  public void setNCharacterStream(int parameterIndex, @Nullable Reader value, long length) throws SQLException {
+    checkOpen();
+    recorder.setNCharacterStream(parameterIndex, value, length);
+  }
+
+  @Override
+  public void setNCharacterStream(int parameterIndex, @Nullable Reader value) throws SQLException {
+    checkOpen();
+    recorder.setNCharacterStream(parameterIndex, value, -1);
+  }
+
+  @Override
+  public void setBlob(int parameterIndex, @Nullable Blob x) throws SQLException {
+    checkOpen();
+    recorder.setBlob(parameterIndex, x);
+  }
+
+  @Override
+  public void setBlob(int parameterIndex, @Nullable InputStream inputStream, long length) throws SQLException {
+    checkOpen();
+    recorder.setBlob(parameterIndex, inputStream, length);
+  }
+
+  @Override
+  public void setBlob(int parameterIndex, @Nullable InputStream inputStream) throws SQLException {
+    checkOpen();
+    recorder.setBlob(parameterIndex, inputStream, -1);
+  }
+
+  @Override
+  public void setClob(int parameterIndex, @Nullable Clob x) throws SQLException {
+    checkOpen();
+    recorder.setClob(parameterIndex, x);
+  }
+
+  @Override
+  public void setClob(int parameterIndex, @Nullable Reader reader, long length) throws SQLException {
+    checkOpen();
+    recorder.setClob(parameterIndex, reader, length);
+  }
+
+  @Override
+  public void setClob(int parameterIndex, @Nullable Reader reader) throws SQLException {
+    checkOpen();
+    recorder.setClob(parameterIndex, reader, -1);
+  }
+
+  @Override
+  public void setNClob(int parameterIndex, @Nullable NClob value) throws SQLException {
+    checkOpen();
+    recorder.setNClob(parameterIndex, value);
+  }
+
+  @Override
+  public void setNClob(int parameterIndex, @Nullable Reader reader, long length) throws SQLException {
+    checkOpen();
+    recorder.setNClob(parameterIndex, reader, length);
+  }
+
+  @Override
+  public void setNClob(int parameterIndex, @Nullable Reader reader) throws SQLException {
+    checkOpen();
+    recorder.setNClob(parameterIndex, reader, -1);
+  }
+
+  @Override
+  public void setRef(int parameterIndex, @Nullable Ref x) throws SQLException {
+    checkOpen();
+    recorder.setRef(parameterIndex, x);
+  }
+
+  @Override
+  public void setArray(int parameterIndex, @Nullable Array x) throws SQLException {
+    checkOpen();
+    recorder.setArray(parameterIndex, x);
+  }
+
+  @Override
+  public void setURL(int parameterIndex, @Nullable URL x) throws SQLException {
+    checkOpen();
+    recorder.setURL(parameterIndex, x);
+  }
+
+  @Override
+  public void setRowId(int parameterIndex, @Nullable RowId x) throws SQLException {
+    checkOpen();
+    recorder.setRowId(parameterIndex, x);
+  }
+
+  @Override
+  public void setSQLXML(int parameterIndex, @Nullable SQLXML xmlObject) throws SQLException {
+    checkOpen();
+    recorder.setSQLXML(parameterIndex, xmlObject);
+  }
+
+  @Override
+  @Deprecated
+  public void setUnicodeStream(int parameterIndex, @Nullable InputStream x, int length) throws SQLException {
+    checkOpen();
+    recorder.setUnicodeStream(parameterIndex, x, length);
+  }
+}

@@ -1,0 +1,567 @@
+package dev.ryow.jdbc.proxy;
+
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.sql.SqlClassifier;
+import dev.ryow.jdbc.sql.StatementKind;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link Statement} that classifies each SQL string, lets the logical connection pick the server,
+ * and runs it on a physical statement of that server. Settings (max rows, fetch size, timeouts...)
+ * are recorded and applied to every physical statement it creates. Batches run on the primary.
+ */
+class RoutingStatement implements Statement {
+  final LogicalConnection connection;
+  final StatementShape shape;
+
+  private @Nullable Statement onPrimary;
+  private @Nullable Statement onReplica;
+  private @Nullable PhysicalConnection replicaOwner;
+  /** The physical statement that ran last: results, update counts and warnings come from it. */
+  @Nullable Statement current;
+  boolean closed;
+
+  private int maxRows;
+  private long largeMaxRows = -1;
+  private int fetchSize;
+  private int fetchDirection = ResultSet.FETCH_FORWARD;
+  private int queryTimeout;
+  private int maxFieldSize;
+  private boolean escapeProcessing = true;
+  private boolean poolable;
+  private boolean closeOnCompletion;
+  private @Nullable String cursorName;
+
+  RoutingStatement(LogicalConnection connection, StatementShape shape) {
+    this.connection = connection;
+    this.shape = shape;
+  }
+
+  // ---------------------------------------------------------------- physical statements
+
+  /** The physical statement on {@code on}, created and configured on first use. */
+  private Statement physical(PhysicalConnection on) throws SQLException {
+    if (on == connection.primary()) {
+      Statement s = onPrimary;
+      if (s == null) {
+        s = configure(shape.createStatement(on.jdbc()));
+        onPrimary = s;
+      }
+      return current = s;
+    }
+    Statement s = onReplica;
+    if (s == null || replicaOwner != on) {
+      s = configure(shape.createStatement(on.jdbc()));
+      onReplica = s;
+      replicaOwner = on;
+    }
+    return current = s;
+  }
+
+  /** Applies the recorded settings to a new physical statement. */
+  final <S extends Statement> S configure(S s) throws SQLException {
+    if (largeMaxRows >= 0) {
+      s.setLargeMaxRows(largeMaxRows);
+    } else if (maxRows != 0) {
+      s.setMaxRows(maxRows);
+    }
+    if (fetchSize != 0) {
+      s.setFetchSize(fetchSize);
+    }
+    if (fetchDirection != ResultSet.FETCH_FORWARD) {
+      s.setFetchDirection(fetchDirection);
+    }
+    if (queryTimeout != 0) {
+      s.setQueryTimeout(queryTimeout);
+    }
+    if (maxFieldSize != 0) {
+      s.setMaxFieldSize(maxFieldSize);
+    }
+    if (!escapeProcessing) {
+      s.setEscapeProcessing(false);
+    }
+    if (poolable) {
+      s.setPoolable(true);
+    }
+    if (closeOnCompletion) {
+      s.closeOnCompletion();
+    }
+    if (cursorName != null) {
+      s.setCursorName(cursorName);
+    }
+    return s;
+  }
+
+  /** Every physical statement created so far (for settings that change later). */
+  void forEachPhysical(PhysicalAction action) throws SQLException {
+    Statement p = onPrimary;
+    if (p != null) {
+      action.apply(p);
+    }
+    Statement r = onReplica;
+    if (r != null) {
+      action.apply(r);
+    }
+  }
+
+  /** A setting applied to one physical statement. */
+  @FunctionalInterface
+  interface PhysicalAction {
+    void apply(Statement s) throws SQLException;
+  }
+
+  final void checkOpen() throws SQLException {
+    if (closed || connection.isClosed()) {
+      throw new SQLException("Statement is closed", "HY010");
+    }
+  }
+
+  /** Bookkeeping after {@code sql} of {@code kind} ran on {@code on}. */
+  private void done(StatementKind kind, PhysicalConnection on, String sql) throws SQLException {
+    connection.completed(kind, on);
+    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == connection.primary()) {
+      connection.sessionStatement(sql);
+    }
+  }
+
+  // ---------------------------------------------------------------- execution
+
+  @Override
+  public ResultSet executeQuery(String sql) throws SQLException {
+    checkOpen();
+    StatementKind kind = SqlClassifier.classify(sql);
+    PhysicalConnection on = connection.acquire(kind);
+    ResultSet rs;
+    try {
+      rs = physical(on).executeQuery(sql);
+    } catch (SQLException e) {
+      on = connection.retryTarget(on, e);
+      rs = physical(on).executeQuery(sql);
+    }
+    done(kind, on, sql);
+    return rs;
+  }
+
+  @Override
+  public boolean execute(String sql) throws SQLException {
+    checkOpen();
+    StatementKind kind = SqlClassifier.classify(sql);
+    PhysicalConnection on = connection.acquire(kind);
+    boolean result;
+    try {
+      result = physical(on).execute(sql);
+    } catch (SQLException e) {
+      on = connection.retryTarget(on, e);
+      result = physical(on).execute(sql);
+    }
+    done(kind, on, sql);
+    return result;
+  }
+
+  @Override
+  public int executeUpdate(String sql) throws SQLException {
+    return (int) update(sql, UpdateForm.PLAIN, 0, null, null);
+  }
+
+  @Override
+  public int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+    return (int) update(sql, UpdateForm.KEYS_FLAG, autoGeneratedKeys, null, null);
+  }
+
+  @Override
+  public int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
+    return (int) update(sql, UpdateForm.KEY_INDEXES, 0, columnIndexes, null);
+  }
+
+  @Override
+  public int executeUpdate(String sql, String[] columnNames) throws SQLException {
+    return (int) update(sql, UpdateForm.KEY_NAMES, 0, null, columnNames);
+  }
+
+  @Override
+  public long executeLargeUpdate(String sql) throws SQLException {
+    return update(sql, UpdateForm.LARGE, 0, null, null);
+  }
+
+  @Override
+  public long executeLargeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+    return update(sql, UpdateForm.LARGE_KEYS_FLAG, autoGeneratedKeys, null, null);
+  }
+
+  @Override
+  public long executeLargeUpdate(String sql, int[] columnIndexes) throws SQLException {
+    return update(sql, UpdateForm.LARGE_KEY_INDEXES, 0, columnIndexes, null);
+  }
+
+  @Override
+  public long executeLargeUpdate(String sql, String[] columnNames) throws SQLException {
+    return update(sql, UpdateForm.LARGE_KEY_NAMES, 0, null, columnNames);
+  }
+
+  @Override
+  public boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
+    return update(sql, UpdateForm.EXECUTE_KEYS_FLAG, autoGeneratedKeys, null, null) != 0;
+  }
+
+  @Override
+  public boolean execute(String sql, int[] columnIndexes) throws SQLException {
+    return update(sql, UpdateForm.EXECUTE_KEY_INDEXES, 0, columnIndexes, null) != 0;
+  }
+
+  @Override
+  public boolean execute(String sql, String[] columnNames) throws SQLException {
+    return update(sql, UpdateForm.EXECUTE_KEY_NAMES, 0, null, columnNames) != 0;
+  }
+
+  /** The JDBC update/execute overloads, so one routed path serves all of them. */
+  private enum UpdateForm {
+    PLAIN, KEYS_FLAG, KEY_INDEXES, KEY_NAMES,
+    LARGE, LARGE_KEYS_FLAG, LARGE_KEY_INDEXES, LARGE_KEY_NAMES,
+    EXECUTE_KEYS_FLAG, EXECUTE_KEY_INDEXES, EXECUTE_KEY_NAMES
+  }
+
+  private long update(String sql, UpdateForm form, int keysFlag, int @Nullable [] indexes, String @Nullable [] names)
+      throws SQLException {
+    checkOpen();
+    StatementKind kind = SqlClassifier.classify(sql);
+    PhysicalConnection on = connection.acquire(kind);
+    long result;
+    try {
+      result = run(physical(on), sql, form, keysFlag, indexes, names);
+    } catch (SQLException e) {
+      on = connection.retryTarget(on, e);
+      result = run(physical(on), sql, form, keysFlag, indexes, names);
+    }
+    done(kind, on, sql);
+    return result;
+  }
+
+  private static long run(
+      Statement s, String sql, UpdateForm form, int keysFlag, int @Nullable [] indexes, String @Nullable [] names)
+      throws SQLException {
+    return switch (form) {
+      case PLAIN -> s.executeUpdate(sql);
+      case KEYS_FLAG -> s.executeUpdate(sql, keysFlag);
+      case KEY_INDEXES -> s.executeUpdate(sql, indexes);
+      case KEY_NAMES -> s.executeUpdate(sql, names);
+      case LARGE -> s.executeLargeUpdate(sql);
+      case LARGE_KEYS_FLAG -> s.executeLargeUpdate(sql, keysFlag);
+      case LARGE_KEY_INDEXES -> s.executeLargeUpdate(sql, indexes);
+      case LARGE_KEY_NAMES -> s.executeLargeUpdate(sql, names);
+      case EXECUTE_KEYS_FLAG -> s.execute(sql, keysFlag) ? 1 : 0;
+      case EXECUTE_KEY_INDEXES -> s.execute(sql, indexes) ? 1 : 0;
+      case EXECUTE_KEY_NAMES -> s.execute(sql, names) ? 1 : 0;
+    };
+  }
+
+  // ---------------------------------------------------------------- batches (always the primary)
+
+  @Override
+  public void addBatch(String sql) throws SQLException {
+    checkOpen();
+    physical(connection.primary()).addBatch(sql);
+  }
+
+  @Override
+  public void clearBatch() throws SQLException {
+    checkOpen();
+    Statement p = onPrimary;
+    if (p != null) {
+      p.clearBatch();
+    }
+  }
+
+  @Override
+  public int[] executeBatch() throws SQLException {
+    checkOpen();
+    PhysicalConnection on = connection.acquire(StatementKind.WRITE);
+    int[] counts = physical(on).executeBatch();
+    connection.batchCompleted();
+    return counts;
+  }
+
+  @Override
+  public long[] executeLargeBatch() throws SQLException {
+    checkOpen();
+    PhysicalConnection on = connection.acquire(StatementKind.WRITE);
+    long[] counts = physical(on).executeLargeBatch();
+    connection.batchCompleted();
+    return counts;
+  }
+
+  // ---------------------------------------------------------------- results of the last execution
+
+  private Statement currentOrFail() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    if (s == null) {
+      throw new SQLException("No statement has been executed yet", "HY010");
+    }
+    return s;
+  }
+
+  @Override
+  public @Nullable ResultSet getResultSet() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? null : s.getResultSet();
+  }
+
+  @Override
+  public int getUpdateCount() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? -1 : s.getUpdateCount();
+  }
+
+  @Override
+  public long getLargeUpdateCount() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? -1 : s.getLargeUpdateCount();
+  }
+
+  @Override
+  public boolean getMoreResults() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s != null && s.getMoreResults();
+  }
+
+  @Override
+  public boolean getMoreResults(int behaviour) throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s != null && s.getMoreResults(behaviour);
+  }
+
+  @Override
+  public ResultSet getGeneratedKeys() throws SQLException {
+    return currentOrFail().getGeneratedKeys();
+  }
+
+  @Override
+  public @Nullable SQLWarning getWarnings() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? null : s.getWarnings();
+  }
+
+  @Override
+  public void clearWarnings() throws SQLException {
+    checkOpen();
+    forEachPhysical(Statement::clearWarnings);
+  }
+
+  @Override
+  public void cancel() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    if (s != null) {
+      s.cancel();
+    }
+  }
+
+  // ---------------------------------------------------------------- settings
+
+  @Override
+  public int getMaxFieldSize() throws SQLException {
+    checkOpen();
+    return maxFieldSize;
+  }
+
+  @Override
+  public void setMaxFieldSize(int max) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setMaxFieldSize(max));
+    maxFieldSize = max;
+  }
+
+  @Override
+  public int getMaxRows() throws SQLException {
+    checkOpen();
+    return largeMaxRows >= 0 ? (int) Math.min(Integer.MAX_VALUE, largeMaxRows) : maxRows;
+  }
+
+  @Override
+  public void setMaxRows(int max) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setMaxRows(max));
+    maxRows = max;
+    largeMaxRows = -1;
+  }
+
+  @Override
+  public long getLargeMaxRows() throws SQLException {
+    checkOpen();
+    return largeMaxRows >= 0 ? largeMaxRows : maxRows;
+  }
+
+  @Override
+  public void setLargeMaxRows(long max) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setLargeMaxRows(max));
+    largeMaxRows = max;
+  }
+
+  @Override
+  public void setEscapeProcessing(boolean enable) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setEscapeProcessing(enable));
+    escapeProcessing = enable;
+  }
+
+  @Override
+  public int getQueryTimeout() throws SQLException {
+    checkOpen();
+    return queryTimeout;
+  }
+
+  @Override
+  public void setQueryTimeout(int seconds) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setQueryTimeout(seconds));
+    queryTimeout = seconds;
+  }
+
+  @Override
+  public void setCursorName(String name) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setCursorName(name));
+    cursorName = name;
+  }
+
+  @Override
+  public void setFetchDirection(int direction) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setFetchDirection(direction));
+    fetchDirection = direction;
+  }
+
+  @Override
+  public int getFetchDirection() throws SQLException {
+    checkOpen();
+    return fetchDirection;
+  }
+
+  @Override
+  public void setFetchSize(int rows) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setFetchSize(rows));
+    fetchSize = rows;
+  }
+
+  @Override
+  public int getFetchSize() throws SQLException {
+    checkOpen();
+    return fetchSize;
+  }
+
+  @Override
+  public int getResultSetConcurrency() throws SQLException {
+    checkOpen();
+    return shape.concurrency();
+  }
+
+  @Override
+  public int getResultSetType() throws SQLException {
+    checkOpen();
+    return shape.type();
+  }
+
+  @Override
+  public int getResultSetHoldability() throws SQLException {
+    checkOpen();
+    return shape.holdability(connection.primary().jdbc());
+  }
+
+  @Override
+  public void setPoolable(boolean poolable) throws SQLException {
+    checkOpen();
+    forEachPhysical(s -> s.setPoolable(poolable));
+    this.poolable = poolable;
+  }
+
+  @Override
+  public boolean isPoolable() throws SQLException {
+    checkOpen();
+    return poolable;
+  }
+
+  @Override
+  public void closeOnCompletion() throws SQLException {
+    checkOpen();
+    forEachPhysical(Statement::closeOnCompletion);
+    closeOnCompletion = true;
+  }
+
+  @Override
+  public boolean isCloseOnCompletion() throws SQLException {
+    checkOpen();
+    return closeOnCompletion;
+  }
+
+  @Override
+  public Connection getConnection() throws SQLException {
+    checkOpen();
+    return connection;
+  }
+
+  // ---------------------------------------------------------------- lifecycle and wrapper
+
+  @Override
+  public boolean isClosed() {
+    return closed || connection.isClosed();
+  }
+
+  @Override
+  public void close() throws SQLException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    SQLException failure = null;
+    for (Statement s : new Statement[] {onPrimary, onReplica}) {
+      if (s != null) {
+        try {
+          s.close();
+        } catch (SQLException e) {
+          if (failure == null) {
+            failure = e;
+          } else {
+            failure.addSuppressed(e);
+          }
+        }
+      }
+    }
+    onPrimary = null;
+    onReplica = null;
+    current = null;
+    if (failure != null && !connection.isClosed()) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (iface.isInstance(this)) {
+      return iface.cast(this);
+    }
+    Statement s = current != null ? current : physical(connection.primary());
+    return s.unwrap(iface);
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> iface) throws SQLException {
+    if (iface.isInstance(this)) {
+      return true;
+    }
+    Statement s = current != null ? current : physical(connection.primary());
+    return s.isWrapperFor(iface);
+  }
+}

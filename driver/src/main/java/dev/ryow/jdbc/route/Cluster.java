@@ -1,0 +1,82 @@
+package dev.ryow.jdbc.route;
+
+import dev.ryow.jdbc.config.HostSpec;
+import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.metrics.ClusterMetrics;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What all logical connections to one primary/replica set share: the replicas and what is known of
+ * them, the fallback policy, the wait timeout and the metrics. One per distinct {@link RyowConfig#clusterKey()}.
+ */
+public final class Cluster {
+  private final String name;
+  private final List<ReplicaEndpoint> replicas;
+  private final FallbackPolicy fallback;
+  private final int waitTimeoutMillis;
+  private final BigDecimal waitTimeoutSeconds;
+  private final ClusterMetrics metrics = new ClusterMetrics();
+  private final AtomicInteger nextReplica = new AtomicInteger();
+
+  /** Builds the shared state for a config. */
+  public Cluster(RyowConfig config) {
+    this.name = config.primary().toString();
+    this.replicas = config.replicas().stream().map(ReplicaEndpoint::new).toList();
+    this.fallback = FallbackPolicy.of(config.get(RyowProperties.FALLBACK));
+    this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
+    this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
+  }
+
+  /** A short name for messages: the primary's address. */
+  public String name() {
+    return name;
+  }
+
+  /** The replicas in URL order. */
+  public List<ReplicaEndpoint> replicas() {
+    return replicas;
+  }
+
+  /** The replica at {@code index} of a round-robin walk that starts at a different replica each call. */
+  public ReplicaEndpoint replicaForAttempt(int start, int attempt) {
+    return replicas.get(Math.floorMod(start + attempt, replicas.size()));
+  }
+
+  /** Where the next logical connection starts its round-robin walk over the replicas. */
+  public int nextReplicaStart() {
+    return nextReplica.getAndIncrement();
+  }
+
+  /** The replica whose address is {@code host}, if any. */
+  public ReplicaEndpoint endpoint(HostSpec host) {
+    for (ReplicaEndpoint r : replicas) {
+      if (r.host().equals(host)) {
+        return r;
+      }
+    }
+    throw new IllegalArgumentException("not a replica of " + name + ": " + host);
+  }
+
+  /** What a read does when its wait failed. */
+  public FallbackPolicy fallback() {
+    return fallback;
+  }
+
+  /** {@code ryow.waitTimeout} in milliseconds. */
+  public int waitTimeoutMillis() {
+    return waitTimeoutMillis;
+  }
+
+  /** {@code ryow.waitTimeout} in seconds, as bound to {@code WAIT_FOR_EXECUTED_GTID_SET}. */
+  public BigDecimal waitTimeoutSeconds() {
+    return waitTimeoutSeconds;
+  }
+
+  /** The cluster's counters. */
+  public ClusterMetrics metrics() {
+    return metrics;
+  }
+}

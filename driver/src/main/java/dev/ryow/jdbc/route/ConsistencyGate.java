@@ -1,0 +1,68 @@
+package dev.ryow.jdbc.route;
+
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.WaitOutcome;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * "Wait or skip?" Decides, for one logical connection, whether a replica read may run on its replica
+ * now, after waiting for the watermark, or must go elsewhere.
+ */
+public final class ConsistencyGate {
+  private final Cluster cluster;
+  private @Nullable GtidSet verifiedOnReplica;
+
+  /** A gate for one logical connection of {@code cluster}. */
+  public ConsistencyGate(Cluster cluster) {
+    this.cluster = cluster;
+  }
+
+  /**
+   * Admits a read on {@code replica} for {@code watermark}.
+   *
+   * @throws SQLException when the fallback policy refuses the read, or the replica connection failed
+   */
+  public ReadPlacement admit(PhysicalConnection replica, ReplicaEndpoint endpoint, GtidSet watermark)
+      throws SQLException {
+    GtidSet verified = verifiedOnReplica;
+    if (watermark.isEmpty()
+        || (verified != null && verified.contains(watermark))
+        || endpoint.knownExecuted().contains(watermark)) {
+      cluster.metrics().waitSkipped();
+      return ReadPlacement.REPLICA_NO_WAIT;
+    }
+    long start = System.nanoTime();
+    WaitOutcome outcome = replica.waitFor(watermark, cluster.waitTimeoutSeconds());
+    cluster.metrics().waited(System.nanoTime() - start);
+    if (outcome == WaitOutcome.REACHED) {
+      verifiedOnReplica = watermark;
+      endpoint.learn(watermark);
+      return ReadPlacement.REPLICA_AFTER_WAIT;
+    }
+    if (outcome == WaitOutcome.TIMED_OUT) {
+      cluster.metrics().waitTimedOut();
+    } else {
+      cluster.metrics().waitFailed();
+    }
+    FallbackPolicy.Decision decision;
+    try {
+      decision = cluster.fallback().onWaitFailed(endpoint, outcome, cluster.waitTimeoutMillis());
+    } catch (SQLException rejected) {
+      cluster.metrics().fallbackRejected();
+      throw rejected;
+    }
+    if (decision == FallbackPolicy.Decision.STALE_REPLICA) {
+      cluster.metrics().staleRead();
+      return ReadPlacement.REPLICA_STALE;
+    }
+    cluster.metrics().fellBackToPrimary();
+    return ReadPlacement.PRIMARY_FALLBACK;
+  }
+
+  /** Forgets what the previous replica connection was known to have. */
+  public void replicaChanged() {
+    verifiedOnReplica = null;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.ryow.jdbc.route;
+
+import dev.ryow.jdbc.gtid.GtidSet;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The GTIDs a consistency scope has written or been told about; reads in the scope must see them.
+ * Only grows (GTID-set union). Safe to update from the connection's thread and read from others.
+ */
+public final class Watermark {
+  private final AtomicReference<GtidSet> gtids = new AtomicReference<>(GtidSet.EMPTY);
+
+  /** The current set. */
+  public GtidSet current() {
+    return gtids.get();
+  }
+
+  /** Adds {@code more}; allocation-free when it is already contained. */
+  public void advance(GtidSet more) {
+    GtidSet prev;
+    GtidSet next;
+    do {
+      prev = gtids.get();
+      next = prev.union(more);
+      if (next == prev) {
+        return;
+      }
+    } while (!gtids.compareAndSet(prev, next));
+  }
+
+  @Override
+  public String toString() {
+    return gtids.get().toString();
+  }
+}

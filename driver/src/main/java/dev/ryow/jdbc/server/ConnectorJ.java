@@ -1,0 +1,109 @@
+package dev.ryow.jdbc.server;
+
+import com.mysql.cj.jdbc.NonRegisteringDriver;
+import dev.ryow.jdbc.ServerRole;
+import dev.ryow.jdbc.config.GtidCaptureMode;
+import dev.ryow.jdbc.config.HostSpec;
+import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.gtid.GtidSet;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Opens physical connections through Connector/J (never through {@code DriverManager}, so no other
+ * driver can answer) and checks that the server can do what ryow needs.
+ */
+public final class ConnectorJ {
+  private static final String TRACK_OWN_GTID = "session_track_gtids=OWN_GTID";
+  private static final String PROBE_SQL =
+      "SELECT @@global.gtid_mode, @@session.session_track_gtids, @@server_uuid, @@port";
+
+  private final NonRegisteringDriver driver;
+
+  /** Loads Connector/J. */
+  public ConnectorJ() throws SQLException {
+    this.driver = new NonRegisteringDriver();
+  }
+
+  /** Connector/J's version, e.g. {@code 26.10}, for diagnostics. */
+  public String version() {
+    return driver.getMajorVersion() + "." + driver.getMinorVersion();
+  }
+
+  /** Connector/J's own property descriptions for a plain {@code jdbc:mysql:} URL. */
+  public java.sql.DriverPropertyInfo[] propertyInfo(String mysqlUrl, Properties info) throws SQLException {
+    return driver.getPropertyInfo(mysqlUrl, info);
+  }
+
+  /** Opens the primary; in {@code own_gtid} mode its OK packets feed {@code ownGtidSink}. */
+  public PhysicalConnection openPrimary(RyowConfig config, Consumer<GtidSet> ownGtidSink) throws SQLException {
+    boolean ownGtid = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.OWN_GTID;
+    Properties props = config.connectorProperties();
+    if (ownGtid) {
+      props.setProperty("trackSessionState", "true");
+      String existing = props.getProperty("sessionVariables");
+      props.setProperty(
+          "sessionVariables", existing == null || existing.isBlank() ? TRACK_OWN_GTID : existing + "," + TRACK_OWN_GTID);
+    }
+    return open(config, config.primary(), ServerRole.PRIMARY, props, ownGtid ? ownGtidSink : null);
+  }
+
+  /** Opens a replica connection. */
+  public PhysicalConnection openReplica(RyowConfig config, HostSpec replica) throws SQLException {
+    return open(config, replica, ServerRole.REPLICA, config.connectorProperties(), null);
+  }
+
+  private PhysicalConnection open(
+      RyowConfig config, HostSpec host, ServerRole role, Properties props, @Nullable Consumer<GtidSet> sink)
+      throws SQLException {
+    String url = "jdbc:mysql://" + host.address() + "/" + urlEncode(config.database());
+    Connection connection = driver.connect(url, props);
+    if (connection == null) {
+      throw new SQLNonTransientConnectionException("Connector/J refused the URL " + url, "08001");
+    }
+    try {
+      ServerIdentity identity = probe(connection, host, role, sink != null);
+      return new PhysicalConnection(connection, host, role, identity, sink);
+    } catch (SQLException | RuntimeException e) {
+      try {
+        connection.close();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private static ServerIdentity probe(Connection connection, HostSpec host, ServerRole role, boolean ownGtid)
+      throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(PROBE_SQL)) {
+      rs.next();
+      String gtidMode = rs.getString(1);
+      if (!"ON".equalsIgnoreCase(gtidMode)) {
+        throw new SQLNonTransientConnectionException(
+            "The " + role.name().toLowerCase(java.util.Locale.ROOT) + " " + host + " runs with gtid_mode=" + gtidMode
+                + ": ryow needs GTIDs on every server (gtid_mode=ON, enforce_gtid_consistency=ON).",
+            "08004");
+      }
+      if (ownGtid && !"OWN_GTID".equalsIgnoreCase(rs.getString(2))) {
+        throw new SQLNonTransientConnectionException(
+            "The primary " + host + " did not accept session_track_gtids=OWN_GTID (it reports '" + rs.getString(2)
+                + "'); use ryow.gtidCapture=query or allow the session variable.",
+            "08004");
+      }
+      return new ServerIdentity(rs.getString(3), rs.getInt(4));
+    }
+  }
+
+  private static String urlEncode(String database) {
+    return java.net.URLEncoder.encode(database, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}

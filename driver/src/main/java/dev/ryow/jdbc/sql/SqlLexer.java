@@ -1,0 +1,269 @@
+package dev.ryow.jdbc.sql;
+
+/**
+ * The MySQL lexical rules the classifier needs, as static methods over a {@code String} and a
+ * packed {@code long} cursor, so that scanning allocates nothing.
+ *
+ * <p>A cursor holds the position in its low 32 bits and the lexer flags ({@link #IN_VERSION},
+ * {@link #HINT_PRIMARY}, {@link #HINT_REPLICA}, {@link #ERROR}) above them; the classifier keeps its
+ * own findings in the bits above those ({@link SqlClassifier}). Every method here looks at each
+ * character a bounded number of times.
+ *
+ * <p>Rules: whitespace is any char up to U+0020; comments are {@code # …}, {@code -- …} (the second
+ * dash followed by a whitespace or control char, or the end) and {@code /* … *}{@code /}. The content
+ * of {@code /*!NNNNN … *}{@code /} and MariaDB's {@code /*M!NNNNN … *}{@code /} is code, whatever the
+ * version number; optimizer hints {@code /*+ … *}{@code /} are comments. Strings in {@code '} and
+ * {@code "} know backslash escapes and doubled quotes; identifiers in backticks know doubled
+ * backticks. Words are runs of ASCII letters, digits, {@code _}, {@code $} and chars from U+0080 on.
+ */
+final class SqlLexer {
+
+  /** Inside a version comment {@code /*!…}: the next {@code *}{@code /} closes it. */
+  static final long IN_VERSION = 1L << 32;
+
+  /** A comment contained {@code ryow:primary}. */
+  static final long HINT_PRIMARY = 1L << 33;
+
+  /** A comment contained {@code ryow:replica}. */
+  static final long HINT_REPLICA = 1L << 34;
+
+  /** An unterminated comment, string or quoted identifier: nothing can be proved. */
+  static final long ERROR = 1L << 35;
+
+  private static final long POS_MASK = 0xFFFF_FFFFL;
+
+  private SqlLexer() {}
+
+  /** Returns the position held in a cursor. */
+  static int pos(long cursor) {
+    return (int) (cursor & POS_MASK);
+  }
+
+  /** Returns the cursor moved to {@code pos}, flags unchanged. */
+  static long at(long cursor, int pos) {
+    return (cursor & ~POS_MASK) | (pos & POS_MASK);
+  }
+
+  /**
+   * Skips whitespace, comments and the markers of version comments, recording route hints; returns
+   * the cursor at the start of the next token, or at {@code s.length()} (with {@link #ERROR} when a
+   * comment is unterminated).
+   */
+  static long skipTrivia(String s, long cursor) {
+    final int n = s.length();
+    long c = cursor;
+    int i = pos(c);
+    while (i < n) {
+      char ch = s.charAt(i);
+      if (ch <= ' ') {
+        i++;
+      } else if (ch == '#') {
+        int e = lineEnd(s, i + 1);
+        c |= hints(s, i + 1, e);
+        i = e;
+      } else if (ch == '-' && i + 1 < n && s.charAt(i + 1) == '-' && (i + 2 == n || s.charAt(i + 2) <= ' ')) {
+        int e = lineEnd(s, i + 2);
+        c |= hints(s, i + 2, e);
+        i = e;
+      } else if (ch == '*' && (c & IN_VERSION) != 0 && i + 1 < n && s.charAt(i + 1) == '/') {
+        c &= ~IN_VERSION;
+        i += 2;
+      } else if (ch == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
+        int body = i + 2;
+        int code = versionCodeStart(s, body);
+        if (code >= 0) {
+          c |= IN_VERSION;
+          i = code;
+          continue;
+        }
+        int close = blockEnd(s, body);
+        if (close < 0) {
+          return at(c | ERROR, n);
+        }
+        c |= hints(s, body, close);
+        i = close + 2;
+      } else {
+        break;
+      }
+    }
+    if (i >= n && (c & IN_VERSION) != 0) {
+      c |= ERROR;
+    }
+    return at(c, i);
+  }
+
+  /**
+   * If a block comment whose body starts at {@code body} is a version comment ({@code !} or
+   * {@code M!}, then optional digits), returns where its code starts; otherwise {@code -1}.
+   */
+  private static int versionCodeStart(String s, int body) {
+    final int n = s.length();
+    int j;
+    if (body < n && s.charAt(body) == '!') {
+      j = body + 1;
+    } else if (body + 1 < n && s.charAt(body) == 'M' && s.charAt(body + 1) == '!') {
+      j = body + 2;
+    } else {
+      return -1;
+    }
+    while (j < n && s.charAt(j) >= '0' && s.charAt(j) <= '9') {
+      j++;
+    }
+    return j;
+  }
+
+  /** Index of the {@code *} of the first {@code *}{@code /} at or after {@code from}, or -1. */
+  private static int blockEnd(String s, int from) {
+    final int last = s.length() - 1;
+    for (int j = from; j < last; j++) {
+      if (s.charAt(j) == '*' && s.charAt(j + 1) == '/') {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** Index of the {@code \n} ending a line comment, or the length. */
+  private static int lineEnd(String s, int from) {
+    final int n = s.length();
+    int j = from;
+    while (j < n && s.charAt(j) != '\n') {
+      j++;
+    }
+    return j;
+  }
+
+  /** The hint flags for the words {@code ryow:primary} and {@code ryow:replica} in a comment body. */
+  static long hints(String s, int from, int to) {
+    long h = 0;
+    for (int j = from; j + 5 <= to; j++) {
+      char ch = s.charAt(j);
+      if ((ch == 'r' || ch == 'R') && (j == from || !isWordChar(s.charAt(j - 1))) && asciiEqualsIgnoreCase(s, j, j + 5, "RYOW:")) {
+        int w = j + 5;
+        int e = w;
+        while (e < to && isWordChar(s.charAt(e))) {
+          e++;
+        }
+        if (asciiEqualsIgnoreCase(s, w, e, "PRIMARY")) {
+          h |= HINT_PRIMARY;
+        } else if (asciiEqualsIgnoreCase(s, w, e, "REPLICA")) {
+          h |= HINT_REPLICA;
+        }
+      }
+    }
+    return h;
+  }
+
+  /**
+   * The end (exclusive) of the token starting at {@code start}, which must be the position of a
+   * non-trivia char; {@code -1} when a string, quoted identifier or quoted variable name is
+   * unterminated. Tokens: a word, a quoted string or identifier, a variable ({@code @name},
+   * {@code @'name'}, {@code @@scope.name}), or any other single char.
+   */
+  static int tokenEnd(String s, int start) {
+    final int n = s.length();
+    char ch = s.charAt(start);
+    if (isWordChar(ch)) {
+      return wordEnd(s, start + 1);
+    }
+    switch (ch) {
+      case '\'':
+      case '"':
+        return quotedEnd(s, start, ch, true);
+      case '`':
+        return quotedEnd(s, start, '`', false);
+      case '@':
+        if (start + 1 >= n) {
+          return start + 1;
+        }
+        char next = s.charAt(start + 1);
+        if (next == '@') {
+          int j = start + 2;
+          while (j < n) {
+            char c = s.charAt(j);
+            if (isWordChar(c) || c == '.') {
+              j++;
+            } else if (c == '`') {
+              j = quotedEnd(s, j, '`', false);
+              if (j < 0) {
+                return -1;
+              }
+            } else {
+              break;
+            }
+          }
+          return j;
+        }
+        if (next == '\'' || next == '"' || next == '`') {
+          return quotedEnd(s, start + 1, next, next != '`');
+        }
+        if (isWordChar(next) || next == '.') {
+          int j = start + 2;
+          while (j < n && (isWordChar(s.charAt(j)) || s.charAt(j) == '.')) {
+            j++;
+          }
+          return j;
+        }
+        return start + 1;
+      default:
+        return start + 1;
+    }
+  }
+
+  private static int wordEnd(String s, int from) {
+    final int n = s.length();
+    int j = from;
+    while (j < n && isWordChar(s.charAt(j))) {
+      j++;
+    }
+    return j;
+  }
+
+  /** End (exclusive) of a quoted token opened at {@code start}, or -1 if unterminated. */
+  private static int quotedEnd(String s, int start, char quote, boolean backslash) {
+    final int n = s.length();
+    int j = start + 1;
+    while (j < n) {
+      char c = s.charAt(j);
+      if (backslash && c == '\\') {
+        j += 2;
+      } else if (c == quote) {
+        if (j + 1 < n && s.charAt(j + 1) == quote) {
+          j += 2;
+        } else {
+          return j + 1;
+        }
+      } else {
+        j++;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether {@code c} can be part of an unquoted word. */
+  static boolean isWordChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80;
+  }
+
+  /**
+   * Whether {@code s[start, end)} equals {@code upper} (ASCII upper case) ignoring ASCII case only:
+   * no Unicode case folding, so a dotless {@code ı} never matches {@code I}, as in MySQL's keyword
+   * lookup.
+   */
+  static boolean asciiEqualsIgnoreCase(String s, int start, int end, String upper) {
+    int len = upper.length();
+    if (end - start != len) {
+      return false;
+    }
+    for (int k = 0; k < len; k++) {
+      char c = s.charAt(start + k);
+      if (c >= 'a' && c <= 'z') {
+        c -= 'a' - 'A';
+      }
+      if (c != upper.charAt(k)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

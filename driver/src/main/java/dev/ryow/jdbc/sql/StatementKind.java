@@ -1,0 +1,85 @@
+package dev.ryow.jdbc.sql;
+
+/**
+ * The routing intent of one SQL string, as decided by {@link SqlClassifier#classify(String)}.
+ *
+ * <p>Only {@link #READ} may go to a replica. Every other kind runs on the primary; the kinds other
+ * than {@link #READ}, {@link #PRIMARY_READ} and {@link #WRITE} additionally tell the router that
+ * session or transaction state changes.
+ */
+public enum StatementKind {
+  /**
+   * Provably read-only and safe to run on a replica: {@code SELECT}, {@code WITH … SELECT},
+   * {@code TABLE t}, {@code VALUES ROW(…)}, parenthesised queries and unions, {@code SHOW},
+   * {@code DESCRIBE}/{@code DESC}/{@code EXPLAIN} of a read, {@code HELP}. Reads of system variables
+   * ({@code @@x}, {@code @@session.x}, {@code @@global.x}) are reads: session variables are mirrored
+   * and server variables such as {@code @@server_uuid} describe whichever server ran the statement.
+   */
+  READ,
+
+  /**
+   * Read-only, but must run on the primary: locking reads ({@code FOR UPDATE}, {@code FOR SHARE},
+   * {@code LOCK IN SHARE MODE}), reads of session-bound values ({@code LAST_INSERT_ID()},
+   * {@code ROW_COUNT()}, {@code FOUND_ROWS()}, {@code CONNECTION_ID()}, lock functions other than
+   * {@code GET_LOCK}, user variables {@code @x}, {@code @@identity}, {@code @@warning_count}, …),
+   * {@code SQL_CALC_FOUND_ROWS}, {@code SHOW WARNINGS}/{@code ERRORS}/{@code PROFILE(S)},
+   * {@code EXPLAIN ANALYZE} of a read, {@code EXPLAIN} (without {@code ANALYZE}) of a write, and any
+   * read carrying a {@code ryow:primary} hint.
+   */
+  PRIMARY_READ,
+
+  /**
+   * May change data, or cannot be proved read-only: DML, DDL, account management, {@code CALL},
+   * {@code DO}, {@code HANDLER}, {@code LOAD}, {@code XA}, {@code UNLOCK TABLES}, {@code SELECT … INTO},
+   * {@code NEXTVAL}/{@code SETVAL}, {@code SET GLOBAL}/{@code PERSIST}/{@code PASSWORD}, multi-statements
+   * without session changes, unterminated strings or comments, unbalanced parentheses, empty or unknown
+   * statements.
+   */
+  WRITE,
+
+  /**
+   * Sets session state that the router records and replays on a replica before using it:
+   * {@code SET} of session or user variables, {@code SET NAMES}, {@code SET CHARACTER SET},
+   * {@code SET SESSION TRANSACTION …}, {@code SET ROLE}.
+   */
+  SET_SESSION,
+
+  /** {@code SET TRANSACTION …} without a scope: applies to the next transaction only. */
+  SET_TRANSACTION,
+
+  /** {@code USE db}: changes the default database. */
+  USE,
+
+  /**
+   * Starts a read-write transaction: {@code BEGIN [WORK]}, {@code START TRANSACTION [READ WRITE]
+   * [WITH CONSISTENT SNAPSHOT]}; also {@code COMMIT AND CHAIN} and {@code ROLLBACK AND CHAIN}, which
+   * end a transaction and open the next one at once.
+   */
+  BEGIN,
+
+  /** {@code START TRANSACTION READ ONLY}, possibly with other characteristics. */
+  BEGIN_READ_ONLY,
+
+  /** {@code COMMIT [WORK] [AND NO CHAIN] [[NO] RELEASE]} ({@code AND CHAIN} is {@link #BEGIN}). */
+  COMMIT,
+
+  /**
+   * {@code ROLLBACK [WORK] [AND NO CHAIN] [[NO] RELEASE]}, but not {@code ROLLBACK TO} ({@link
+   * #SAVEPOINT_CONTROL}) nor {@code AND CHAIN} ({@link #BEGIN}).
+   */
+  ROLLBACK,
+
+  /** {@code SAVEPOINT x}, {@code ROLLBACK [WORK] TO [SAVEPOINT] x}, {@code RELEASE SAVEPOINT x}. */
+  SAVEPOINT_CONTROL,
+
+  /**
+   * Creates session state that cannot be mirrored to a replica, so this and all later work of the
+   * session must stay on the primary: {@code CREATE TEMPORARY TABLE}, {@code PREPARE},
+   * {@code EXECUTE}, {@code DEALLOCATE}/{@code DROP PREPARE}, {@code LOCK TABLES},
+   * {@code LOCK INSTANCE}, any statement calling {@code GET_LOCK}, a {@code SET} whose value cannot
+   * be replayed (a subquery, a session-bound or unknown function), a {@code SET} of
+   * {@code autocommit} or {@code completion_type} (transaction state the connection would not see),
+   * and multi-statements that contain a session or transaction statement.
+   */
+  SESSION_PIN
+}

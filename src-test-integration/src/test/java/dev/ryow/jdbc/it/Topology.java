@@ -1,0 +1,152 @@
+package dev.ryow.jdbc.it;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The real primary + replicas the integration tests run against: by default the project's sandbox
+ * ({@code sandbox/ryow-sandbox start}), or servers named by the {@code ryow.it.*} system properties.
+ * Gives plain Connector/J connections to each server for setting up, lag injection and counting
+ * what each server executed. A server that cannot be reached fails the test; nothing here skips.
+ */
+final class Topology {
+  static final String HOST = System.getProperty("ryow.it.host", "127.0.0.1");
+  static final int PRIMARY_PORT = Integer.getInteger("ryow.it.primaryPort", 23306);
+  static final List<Integer> REPLICA_PORTS =
+      List.of(Integer.getInteger("ryow.it.replica1Port", 23307), Integer.getInteger("ryow.it.replica2Port", 23308));
+  static final String USER = System.getProperty("ryow.it.user", "ryow");
+  static final String PASSWORD = System.getProperty("ryow.it.password", "ryow");
+  static final String DATABASE = System.getProperty("ryow.it.database", "ryow");
+
+  private Topology() {}
+
+  /** A {@code jdbc:ryow:} URL for the topology, with extra {@code key=value} parameters. */
+  static String ryowUrl(String... parameters) {
+    StringBuilder url = new StringBuilder("jdbc:ryow:mysql://").append(HOST).append(':').append(PRIMARY_PORT);
+    for (int port : REPLICA_PORTS) {
+      url.append(',').append(HOST).append(':').append(port);
+    }
+    url.append('/').append(DATABASE).append("?user=").append(USER).append("&password=").append(PASSWORD);
+    for (String p : parameters) {
+      url.append('&').append(p);
+    }
+    return url.toString();
+  }
+
+  /** A plain Connector/J connection to one server. */
+  static Connection plain(int port) throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:mysql://" + HOST + ":" + port + "/" + DATABASE + "?allowPublicKeyRetrieval=true", USER, PASSWORD);
+  }
+
+  static Connection ryow(String... parameters) throws SQLException {
+    return DriverManager.getConnection(ryowUrl(parameters));
+  }
+
+  /** Runs one statement on a server. */
+  static void exec(int port, String sql) throws SQLException {
+    try (Connection c = plain(port);
+        Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  static String queryString(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  static long queryLong(int port, String sql) throws SQLException {
+    try (Connection c = plain(port);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Stops the SQL (applier) thread of every replica: from now on they fall behind. */
+  static void pauseAppliers() throws SQLException {
+    for (int port : REPLICA_PORTS) {
+      exec(port, "STOP REPLICA SQL_THREAD");
+    }
+  }
+
+  /** Starts the appliers again and waits until every replica has what the primary has. */
+  static void resumeAppliers() throws SQLException {
+    for (int port : REPLICA_PORTS) {
+      exec(port, "START REPLICA SQL_THREAD");
+    }
+    awaitReplicasCaughtUp();
+  }
+
+  /** Blocks (up to 60 s) until every replica has executed the primary's {@code gtid_executed}. */
+  static void awaitReplicasCaughtUp() throws SQLException {
+    String executed;
+    try (Connection c = plain(PRIMARY_PORT)) {
+      executed = queryString(c, "SELECT @@global.gtid_executed");
+    }
+    for (int port : REPLICA_PORTS) {
+      try (Connection c = plain(port);
+          PreparedStatement ps = c.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 60)")) {
+        ps.setString(1, executed);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          if (rs.getInt(1) != 0) {
+            throw new AssertionError("replica on port " + port + " did not catch up with " + executed + " in 60 s");
+          }
+        }
+      }
+    }
+  }
+
+  /** Recreates a table on the primary and waits until the replicas have it. */
+  static void recreateTable(String table, String columns) throws SQLException {
+    exec(PRIMARY_PORT, "DROP TABLE IF EXISTS " + table);
+    exec(PRIMARY_PORT, "CREATE TABLE " + table + " (" + columns + ")");
+    awaitReplicasCaughtUp();
+  }
+
+  /**
+   * How many statements whose normalised text contains {@code digestFragment} the server on
+   * {@code port} has executed (performance_schema digest summary, all sessions).
+   */
+  static long statementsLike(int port, String digestFragment) throws SQLException {
+    try (Connection c = plain(port);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest"
+                    + " WHERE DIGEST_TEXT LIKE ?")) {
+      ps.setString(1, "%" + digestFragment + "%");
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** Statements executed so far by the server session with {@code connectionId} (performance_schema). */
+  static long statementsOfSession(long connectionId) throws SQLException {
+    try (Connection c = plain(PRIMARY_PORT);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT COALESCE(SUM(e.COUNT_STAR), 0)"
+                    + " FROM performance_schema.events_statements_summary_by_thread_by_event_name e"
+                    + " JOIN performance_schema.threads t ON t.THREAD_ID = e.THREAD_ID"
+                    + " WHERE t.PROCESSLIST_ID = ?")) {
+      ps.setLong(1, connectionId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+}
