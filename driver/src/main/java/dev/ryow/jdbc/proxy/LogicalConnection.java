@@ -71,6 +71,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private boolean autoCommit = true;
   private boolean readOnly;
   private boolean inSqlTransaction;
+  /**
+   * A statement created session state that only the primary has (temporary table, user lock,
+   * {@code LOCK TABLES}, server-side {@code PREPARE}, {@code SET autocommit}...): every later statement of
+   * this logical connection runs on the primary until it is closed.
+   */
+  private boolean pinnedToPrimary;
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
   /** Query capture mode: work ran on the primary outside our statements (CallableStatement), capture always. */
@@ -110,7 +116,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
     PhysicalConnection target = primary;
-    if (Router.route(kind, autoCommit, readOnly, inSqlTransaction, false) == Target.REPLICA) {
+    if (Router.route(kind, autoCommit, readOnly, inSqlTransaction, pinnedToPrimary) == Target.REPLICA) {
       PhysicalConnection r = replicaReadyForRead();
       if (r != null) {
         target = r;
@@ -210,6 +216,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
     switch (kind) {
       case BEGIN, BEGIN_READ_ONLY -> inSqlTransaction = true;
       case COMMIT, ROLLBACK -> inSqlTransaction = false;
+      case SESSION_PIN -> {
+        if (!pinnedToPrimary) {
+          LOG.debug("[{}] session state that cannot be mirrored: pinned to the primary", cluster.name());
+        }
+        pinnedToPrimary = true;
+      }
       default -> { }
     }
     if (!queryCapture && !primary.ownGtidTrackingIntact()) {

@@ -194,4 +194,16 @@ class RoutingIT {
       assertThat(c.unwrap(RyowConnection.class).lastServerRole()).isEqualTo(ServerRole.REPLICA);
     }
   }
+
+  @Test
+  void unmirrorableSessionStatePinsTheConnectionToThePrimary() throws SQLException {
+    try (Connection c = Topology.ryow();
+        Statement s = c.createStatement()) {
+      assertThat(port(c, "SELECT @@port")).isIn(REPLICA_PORTS);
+      s.execute("CREATE TEMPORARY TABLE it_tmp (a INT)");
+      s.execute("INSERT INTO it_tmp VALUES (1), (2)");
+      assertThat(port(c, "SELECT COUNT(*) FROM it_tmp")).isEqualTo(2);
+      assertThat(port(c, "SELECT @@port")).isEqualTo(PRIMARY_PORT);
+    }
+  }
 }
