@@ -36,7 +36,6 @@ import java.sql.SQLXML;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Struct;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -66,7 +65,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   private @Nullable PhysicalConnection replica;
   private @Nullable ReplicaEndpoint replicaEndpoint;
-  private final ReplicaSession replicaSession = new ReplicaSession();
+  private final SessionMirror replicaSession = new SessionMirror();
 
   private boolean autoCommit = true;
   private boolean readOnly;
@@ -682,77 +681,5 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public String toString() {
     return "RyowConnection[" + cluster.name() + ", replica=" + replica + ", closed=" + closed + "]";
-  }
-
-  /** Replica-side copy of session state: recorded when set, replayed before the replica's next use. */
-  private static final class ReplicaSession {
-    private final List<String> statements = new ArrayList<>();
-    private int replayed;
-    private @Nullable String catalog;
-    private boolean catalogDirty;
-    private int isolation = -1;
-    private boolean isolationDirty;
-    private @Nullable Executor timeoutExecutor;
-    private int networkTimeout = -1;
-    private boolean networkTimeoutDirty;
-    private boolean autoCommit = true;
-
-    void newConnection() {
-      replayed = 0;
-      catalogDirty = catalog != null;
-      isolationDirty = isolation >= 0;
-      networkTimeoutDirty = networkTimeout >= 0;
-      autoCommit = true;
-    }
-
-    void record(String sql) {
-      statements.add(sql);
-    }
-
-    void catalog(String value) {
-      catalog = value;
-      catalogDirty = true;
-    }
-
-    void isolation(int level) {
-      isolation = level;
-      isolationDirty = true;
-    }
-
-    void networkTimeout(Executor executor, int millis) {
-      timeoutExecutor = executor;
-      networkTimeout = millis;
-      networkTimeoutDirty = true;
-    }
-
-    boolean autoCommit() {
-      return autoCommit;
-    }
-
-    void sync(Connection c, boolean wantAutoCommit) throws SQLException {
-      if (replayed < statements.size()) {
-        try (Statement s = c.createStatement()) {
-          for (; replayed < statements.size(); replayed++) {
-            s.execute(statements.get(replayed));
-          }
-        }
-      }
-      if (catalogDirty && catalog != null) {
-        c.setCatalog(catalog);
-        catalogDirty = false;
-      }
-      if (isolationDirty) {
-        c.setTransactionIsolation(isolation);
-        isolationDirty = false;
-      }
-      if (networkTimeoutDirty && timeoutExecutor != null) {
-        c.setNetworkTimeout(timeoutExecutor, networkTimeout);
-        networkTimeoutDirty = false;
-      }
-      if (autoCommit != wantAutoCommit) {
-        c.setAutoCommit(wantAutoCommit);
-        autoCommit = wantAutoCommit;
-      }
-    }
   }
 }

@@ -16,9 +16,14 @@ import java.util.List;
  */
 final class Topology {
   static final String HOST = System.getProperty("ryow.it.host", "127.0.0.1");
-  static final int PRIMARY_PORT = Integer.getInteger("ryow.it.primaryPort", 23306);
+  /** The sandbox's port base: {@code RYOW_SANDBOX_PORT_BASE} as for {@code sandbox/ryow-sandbox}, default 23306. */
+  private static final int PORT_BASE =
+      Integer.parseInt(System.getenv().getOrDefault("RYOW_SANDBOX_PORT_BASE", "23306"));
+  static final int PRIMARY_PORT = Integer.getInteger("ryow.it.primaryPort", PORT_BASE);
   static final List<Integer> REPLICA_PORTS =
-      List.of(Integer.getInteger("ryow.it.replica1Port", 23307), Integer.getInteger("ryow.it.replica2Port", 23308));
+      List.of(
+          Integer.getInteger("ryow.it.replica1Port", PORT_BASE + 1),
+          Integer.getInteger("ryow.it.replica2Port", PORT_BASE + 2));
   static final String USER = System.getProperty("ryow.it.user", "ryow");
   static final String PASSWORD = System.getProperty("ryow.it.password", "ryow");
   static final String DATABASE = System.getProperty("ryow.it.database", "ryow");
