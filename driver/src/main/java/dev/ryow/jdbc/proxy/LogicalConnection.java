@@ -13,6 +13,7 @@ import dev.ryow.jdbc.route.ConsistencyGate;
 import dev.ryow.jdbc.route.ReadPlacement;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Router;
+import dev.ryow.jdbc.route.SqlTransaction;
 import dev.ryow.jdbc.route.Target;
 import dev.ryow.jdbc.route.Watermark;
 import dev.ryow.jdbc.server.ConnectorJ;
@@ -34,6 +35,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLWarning;
 import java.sql.SQLXML;
 import java.sql.Savepoint;
+import java.sql.ShardingKey;
 import java.sql.Statement;
 import java.sql.Struct;
 import java.util.List;
@@ -69,7 +71,14 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   private boolean autoCommit = true;
   private boolean readOnly;
-  private boolean inSqlTransaction;
+  private SqlTransaction sqlTransaction = SqlTransaction.NONE;
+  /** autoCommit=false and a statement ran since the last commit or rollback. */
+  private boolean transactionStarted;
+  /**
+   * Where the reads of the current transaction run, once its first read was placed: a read-only
+   * transaction stays on one server (and waits once).
+   */
+  private @Nullable PhysicalConnection transactionReads;
   /**
    * A statement created session state that only the primary has (temporary table, user lock,
    * {@code LOCK TABLES}, server-side {@code PREPARE}, {@code SET autocommit}...): every later statement of
@@ -78,8 +87,6 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private boolean pinnedToPrimary;
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
-  /** Query capture mode: work ran on the primary outside our statements (CallableStatement), capture always. */
-  private boolean uncapturedPrimaryWork;
   private @Nullable PhysicalConnection last;
   private @Nullable ReadPlacement lastPlacement;
   private boolean closed;
@@ -115,10 +122,18 @@ public final class LogicalConnection implements Connection, RyowConnection {
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
     PhysicalConnection target = primary;
-    if (Router.route(kind, autoCommit, readOnly, inSqlTransaction, pinnedToPrimary) == Target.REPLICA) {
-      PhysicalConnection r = replicaReadyForRead();
-      if (r != null) {
-        target = r;
+    if (Router.route(kind, autoCommit, readOnly, sqlTransaction, pinnedToPrimary) == Target.REPLICA) {
+      PhysicalConnection sticky = transactionReads;
+      if (sticky != null) {
+        target = sticky;
+      } else {
+        PhysicalConnection r = replicaReadyForRead();
+        if (r != null) {
+          target = r;
+        }
+        if (!autoCommit || kind == StatementKind.BEGIN_READ_ONLY) {
+          transactionReads = target;
+        }
       }
     }
     last = target;
@@ -178,7 +193,11 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * (a read whose replica connection failed), otherwise rethrows {@code e}.
    */
   PhysicalConnection retryTarget(PhysicalConnection on, SQLException e) throws SQLException {
-    if (on == primary || !Sql.isConnectionFailure(e) || !autoCommit) {
+    if (on == primary
+        || !Sql.isConnectionFailure(e)
+        || !autoCommit
+        || sqlTransaction != SqlTransaction.NONE
+        || transactionReads != null) {
       throw e;
     }
     dropReplica(e);
@@ -204,17 +223,20 @@ public final class LogicalConnection implements Connection, RyowConnection {
   void completed(StatementKind kind, PhysicalConnection on) throws SQLException {
     if (on != primary) {
       cluster.metrics().replicaRead();
-      return;
-    }
-    if (kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ) {
+    } else if (kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ) {
       cluster.metrics().primaryRead();
     } else {
       cluster.metrics().primaryWrite();
       captureDue = true;
     }
+    if (!autoCommit) {
+      transactionStarted = true;
+    }
     switch (kind) {
-      case BEGIN, BEGIN_READ_ONLY -> inSqlTransaction = true;
-      case COMMIT, ROLLBACK -> inSqlTransaction = false;
+      case BEGIN -> sqlTransaction = SqlTransaction.ON_PRIMARY;
+      case BEGIN_READ_ONLY ->
+          sqlTransaction = on == primary ? SqlTransaction.ON_PRIMARY : SqlTransaction.READ_ONLY_ON_REPLICA;
+      case COMMIT, ROLLBACK -> transactionEnded();
       case SESSION_PIN -> {
         if (!pinnedToPrimary) {
           LOG.debug("[{}] session state that cannot be mirrored: pinned to the primary", cluster.name());
@@ -223,11 +245,17 @@ public final class LogicalConnection implements Connection, RyowConnection {
       }
       default -> { }
     }
-    if (!queryCapture && !primary.ownGtidTrackingIntact()) {
+    if (on == primary && !queryCapture && !primary.ownGtidTrackingIntact()) {
       LOG.warn("[{}] GTID tracking on the primary connection was lost (reconnect?); capturing by query",
           cluster.name());
       captureWithQuery();
     }
+  }
+
+  private void transactionEnded() {
+    sqlTransaction = SqlTransaction.NONE;
+    transactionStarted = false;
+    transactionReads = null;
   }
 
   /** Records a session-level statement that the replica connection must replay before its next use. */
@@ -241,7 +269,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   private void captureIfDue() throws SQLException {
-    if (captureDue || uncapturedPrimaryWork) {
+    if (captureDue) {
       captureWithQuery();
     }
   }
@@ -366,29 +394,26 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   @Override
   public CallableStatement prepareCall(String sql) throws SQLException {
+    checkOpen();
     return primaryCall(primary.jdbc().prepareCall(sql));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
+    checkOpen();
     return primaryCall(primary.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency, int holdability)
       throws SQLException {
+    checkOpen();
     return primaryCall(primary.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency, holdability));
   }
 
-  /**
-   * Stored procedures always run on the primary. In own_gtid mode their GTIDs arrive like any other;
-   * in query mode this connection captures before every replica read from now on.
-   */
-  private CallableStatement primaryCall(CallableStatement call) throws SQLException {
-    checkOpen();
-    uncapturedPrimaryWork = queryCapture;
-    last = primary;
-    return call;
+  /** Stored procedures always run on the primary; see {@link PrimaryCallableStatement}. */
+  private CallableStatement primaryCall(CallableStatement call) {
+    return new PrimaryCallableStatement(this, call);
   }
 
   @Override
@@ -402,11 +427,13 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     checkOpen();
     primary.jdbc().setAutoCommit(autoCommit);
-    this.autoCommit = autoCommit;
-    if (autoCommit) {
-      inSqlTransaction = false;
+    if (autoCommit && !this.autoCommit) {
+      // JDBC: switching autocommit on commits the open transaction, on every server that holds part of it.
+      commitOrRollbackReplica(true);
+      transactionEnded();
       captureDue = true;
     }
+    this.autoCommit = autoCommit;
   }
 
   @Override
@@ -418,18 +445,24 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void commit() throws SQLException {
     checkOpen();
-    primary.jdbc().commit();
-    commitOrRollbackReplica(true);
-    inSqlTransaction = false;
-    captureDue = true;
+    try {
+      primary.jdbc().commit();
+      commitOrRollbackReplica(true);
+    } finally {
+      transactionEnded();
+      captureDue = true;
+    }
   }
 
   @Override
   public void rollback() throws SQLException {
     checkOpen();
-    primary.jdbc().rollback();
-    commitOrRollbackReplica(false);
-    inSqlTransaction = false;
+    try {
+      primary.jdbc().rollback();
+      commitOrRollbackReplica(false);
+    } finally {
+      transactionEnded();
+    }
   }
 
   private void commitOrRollbackReplica(boolean commit) throws SQLException {
@@ -467,9 +500,21 @@ public final class LogicalConnection implements Connection, RyowConnection {
     primary.jdbc().releaseSavepoint(savepoint);
   }
 
+  /**
+   * Sets the read-only flag. As JDBC allows, it cannot change inside a transaction that has already
+   * run a statement (the transaction's server is chosen): commit or roll back first. Setting the
+   * current value is always allowed.
+   */
   @Override
   public void setReadOnly(boolean readOnly) throws SQLException {
     checkOpen();
+    if (readOnly == this.readOnly) {
+      return;
+    }
+    if (transactionStarted || sqlTransaction != SqlTransaction.NONE) {
+      throw new SQLException(
+          "Cannot change read-only mode inside a transaction that has started; commit or roll back first", "25000");
+    }
     primary.jdbc().setReadOnly(readOnly);
     this.readOnly = readOnly;
   }
@@ -520,6 +565,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setHoldability(int holdability) throws SQLException {
     checkOpen();
     primary.jdbc().setHoldability(holdability);
+    replicaSession.holdability(holdability);
   }
 
   @Override
@@ -550,13 +596,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   @Override
-  public void setClientInfo(String name, String value) throws SQLClientInfoException {
+  public void setClientInfo(String name, @Nullable String value) throws SQLClientInfoException {
     primary.jdbc().setClientInfo(name, value);
+    replicaSession.clientInfo(name, value);
   }
 
   @Override
   public void setClientInfo(Properties properties) throws SQLClientInfoException {
     primary.jdbc().setClientInfo(properties);
+    replicaSession.clientInfo(properties);
   }
 
   @Override
@@ -574,7 +622,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public DatabaseMetaData getMetaData() throws SQLException {
     checkOpen();
-    return primary.jdbc().getMetaData();
+    return new RoutedDatabaseMetaData(primary.jdbc().getMetaData(), this);
   }
 
   @Override
@@ -621,6 +669,37 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (r != null) {
       r.jdbc().clearWarnings();
     }
+  }
+
+  @Override
+  public void beginRequest() throws SQLException {
+    primary.jdbc().beginRequest();
+  }
+
+  @Override
+  public void endRequest() throws SQLException {
+    primary.jdbc().endRequest();
+  }
+
+  @Override
+  public boolean setShardingKeyIfValid(ShardingKey shardingKey, ShardingKey superShardingKey, int timeout)
+      throws SQLException {
+    return primary.jdbc().setShardingKeyIfValid(shardingKey, superShardingKey, timeout);
+  }
+
+  @Override
+  public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
+    return primary.jdbc().setShardingKeyIfValid(shardingKey, timeout);
+  }
+
+  @Override
+  public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey) throws SQLException {
+    primary.jdbc().setShardingKey(shardingKey, superShardingKey);
+  }
+
+  @Override
+  public void setShardingKey(ShardingKey shardingKey) throws SQLException {
+    primary.jdbc().setShardingKey(shardingKey);
   }
 
   // ---------------------------------------------------------------- lifecycle
