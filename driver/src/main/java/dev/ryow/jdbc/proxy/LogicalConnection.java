@@ -1,16 +1,19 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.ConsistencyScope;
+import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.config.GtidCaptureMode;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
-import dev.ryow.jdbc.gtid.MalformedGtidSetException;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.ConsistencyGate;
-import dev.ryow.jdbc.route.ReadPlacement;
+import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Router;
 import dev.ryow.jdbc.route.SqlTransaction;
@@ -89,6 +92,10 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private boolean captureDue;
   private @Nullable PhysicalConnection last;
   private @Nullable ReadPlacement lastPlacement;
+  private long lastWaitNanos;
+  private @Nullable PhysicalConnection lastReadOn;
+  /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
+  private @Nullable ConsistencyMode modeOverride;
   private boolean closed;
 
   private LogicalConnection(Cluster cluster, RyowConfig config, ConnectorJ connector, Watermark watermark)
@@ -99,7 +106,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.watermark = watermark;
     this.gate = new ConsistencyGate(cluster);
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
-    this.primary = connector.openPrimary(config, watermark::advance);
+    this.primary = connector.openPrimary(config, this::wrote);
     this.replicaStart = cluster.nextReplicaStart();
   }
 
@@ -141,28 +148,112 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   private @Nullable PhysicalConnection replicaReadyForRead() throws SQLException {
-    if (queryCapture) {
-      captureIfDue();
+    ConsistencyScope scope = ConsistencyScope.current();
+    ConsistencyMode mode = effectiveMode(scope);
+    GtidSet required = mode == ConsistencyMode.NONE ? GtidSet.EMPTY : requiredFor(mode, scope);
+    if (!required.isEmpty() && !primaryKnowsAll(required)) {
+      return null;
     }
     PhysicalConnection r = replicaConnection();
     if (r == null) {
-      lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
+      placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
       return null;
     }
     ReplicaEndpoint endpoint = replicaEndpoint;
     try {
       replicaSession.sync(r.jdbc(), autoCommit || !readOnly);
-      ReadPlacement placement = gate.admit(r, endpoint, watermark.current());
-      lastPlacement = placement;
-      return placement == ReadPlacement.PRIMARY_FALLBACK ? null : r;
+      if (mode == ConsistencyMode.NONE) {
+        placed(ReadPlacement.REPLICA_UNCHECKED, 0, r);
+        return r;
+      }
+      ReadPlacement placement = gate.admit(r, endpoint, required);
+      boolean onReplica = placement != ReadPlacement.PRIMARY_FALLBACK;
+      placed(placement, gate.lastWaitNanos(), onReplica ? r : primary);
+      return onReplica ? r : null;
     } catch (SQLException e) {
       if (!Sql.isConnectionFailure(e)) {
         throw e;
       }
       dropReplica(e);
       cluster.metrics().fellBackToPrimary();
-      lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
+      placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
       return null;
+    }
+  }
+
+  private ConsistencyMode effectiveMode(@Nullable ConsistencyScope scope) {
+    ConsistencyMode m = modeOverride;
+    if (m != null) {
+      return m;
+    }
+    return scope != null ? scope.mode() : cluster.consistency();
+  }
+
+  /** The GTIDs a replica must have executed before this read, for {@code mode}. */
+  private GtidSet requiredFor(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
+    if (queryCapture) {
+      captureIfDue();
+    }
+    GtidSet own = watermark.current();
+    return switch (mode) {
+      case NONE -> GtidSet.EMPTY;
+      case CONNECTION -> own;
+      case SCOPE -> scope == null ? own : own.union(scope.gtids());
+      case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
+      case LATEST -> {
+        GtidSet executed = primary.readExecutedGtids();
+        cluster.metrics().gtidQuery();
+        cluster.primaryHas(executed);
+        yield own.union(executed);
+      }
+    };
+  }
+
+  /**
+   * Whether the primary has executed everything in {@code required}. Sets from outside (tokens) that
+   * the cluster has not seen are checked once with {@code GTID_SUBSET}; GTIDs no server will ever have
+   * must not make reads wait: per {@code ryow.unknownGtids} the read goes to the primary, or fails.
+   */
+  private boolean primaryKnowsAll(GtidSet required) throws SQLException {
+    if (cluster.knownOnPrimary().contains(required)) {
+      return true;
+    }
+    cluster.metrics().gtidSubsetCheck();
+    if (primary.hasExecuted(required)) {
+      cluster.primaryHas(required);
+      return true;
+    }
+    if (cluster.unknownGtids() == UnknownGtidPolicy.ERROR) {
+      throw new SQLDataException(
+          "[" + cluster.name() + "] this read must see GTIDs the primary has never executed (" + abbreviate(required)
+              + "): a forged or foreign consistency token, or writes lost in a failover. ryow.unknownGtids=error;"
+              + " set it to primary to read on the primary instead.",
+          "22023");
+    }
+    cluster.metrics().unknownGtidRead();
+    LOG.debug("[{}] watermark names GTIDs the primary never executed; reading on the primary", cluster.name());
+    placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, primary);
+    return false;
+  }
+
+  private static String abbreviate(GtidSet set) {
+    String text = set.toString();
+    return text.length() <= 120 ? text : text.substring(0, 117) + "...";
+  }
+
+  private void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {
+    lastPlacement = placement;
+    lastWaitNanos = waitNanos;
+    lastReadOn = on;
+  }
+
+  /** A GTID the primary reported for a write of this connection (own_gtid capture). */
+  private void wrote(GtidSet gtids) {
+    watermark.advance(gtids);
+    cluster.wrote(gtids);
+    ConsistencyScope scope = ConsistencyScope.current();
+    if (scope != null) {
+      scope.advance(gtids);
     }
   }
 
@@ -202,7 +293,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
     dropReplica(e);
     cluster.metrics().fellBackToPrimary();
-    lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
+    placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
     last = primary;
     return primary;
   }
@@ -245,11 +336,20 @@ public final class LogicalConnection implements Connection, RyowConnection {
       }
       default -> { }
     }
+    if (queryCapture && captureDue && autoCommit && sqlTransaction == SqlTransaction.NONE && sharesWrites()) {
+      captureWithQuery();
+    }
     if (on == primary && !queryCapture && !primary.ownGtidTrackingIntact()) {
       LOG.warn("[{}] GTID tracking on the primary connection was lost (reconnect?); capturing by query",
           cluster.name());
       captureWithQuery();
     }
+  }
+
+  /** Whether other connections may read this one's writes right away (scope or JVM mode): capture eagerly. */
+  private boolean sharesWrites() {
+    ConsistencyScope scope = ConsistencyScope.current();
+    return scope != null || effectiveMode(scope) == ConsistencyMode.JVM;
   }
 
   private void transactionEnded() {
@@ -275,7 +375,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   private void captureWithQuery() throws SQLException {
-    watermark.advance(primary.readExecutedGtids());
+    wrote(primary.readExecutedGtids());
     cluster.metrics().gtidQuery();
     captureDue = false;
   }
@@ -299,16 +399,31 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (queryCapture) {
       captureIfDue();
     }
-    return watermark.current().toString();
+    return cluster.tokenCodec().encode(watermark.current());
   }
 
   @Override
   public void mergeConsistencyToken(String token) throws SQLException {
-    try {
-      watermark.advance(GtidSet.parse(token));
-    } catch (MalformedGtidSetException e) {
-      throw new SQLDataException("Malformed consistency token: " + e.getMessage(), "22023", e);
-    }
+    checkOpen();
+    watermark.advance(cluster.tokenCodec().decode(token));
+  }
+
+  @Override
+  public void setConsistencyMode(@Nullable ConsistencyMode mode) throws SQLException {
+    checkOpen();
+    modeOverride = mode;
+  }
+
+  @Override
+  public ConsistencyMode consistencyMode() {
+    return effectiveMode(ConsistencyScope.current());
+  }
+
+  @Override
+  public @Nullable ReadReport lastRead() {
+    ReadPlacement placement = lastPlacement;
+    PhysicalConnection on = lastReadOn;
+    return placement == null || on == null ? null : new ReadReport(placement, lastWaitNanos, on.role(), on.host().address());
   }
 
   @Override
@@ -328,10 +443,6 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return cluster.metrics().snapshot();
   }
 
-  /** How the last replica-eligible read was placed, or null before the first. */
-  public @Nullable ReadPlacement lastReadPlacement() {
-    return lastPlacement;
-  }
 
   // ---------------------------------------------------------------- statements
 
@@ -451,6 +562,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
     } finally {
       transactionEnded();
       captureDue = true;
+    }
+    if (queryCapture && sharesWrites()) {
+      captureWithQuery();
     }
   }
 
