@@ -6,9 +6,7 @@ import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.nio.charset.Charset;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -76,11 +74,47 @@ final class TokenResponse extends HttpServletResponseWrapper {
   public PrintWriter getWriter() throws IOException {
     PrintWriter w = writer;
     if (w == null) {
-      Charset charset = Charset.forName(getCharacterEncoding());
-      w = new PrintWriter(new OutputStreamWriter(getOutputStream(), charset), false);
+      w = new TokenWriter(super.getWriter());
       writer = w;
     }
     return w;
+  }
+
+  /** The container's writer, unbuffered in between: the first write or flush sets the header first. */
+  private final class TokenWriter extends PrintWriter {
+    TokenWriter(PrintWriter delegate) {
+      super(delegate, false);
+    }
+
+    @Override
+    public void write(int c) {
+      beforeCommit();
+      super.write(c);
+    }
+
+    @Override
+    public void write(char[] buf, int off, int len) {
+      beforeCommit();
+      super.write(buf, off, len);
+    }
+
+    @Override
+    public void write(String s, int off, int len) {
+      beforeCommit();
+      super.write(s, off, len);
+    }
+
+    @Override
+    public void flush() {
+      beforeCommit();
+      super.flush();
+    }
+
+    @Override
+    public void close() {
+      beforeCommit();
+      super.close();
+    }
   }
 
   /** The body stream: the first write or flush sets the header first. */
