@@ -1,0 +1,300 @@
+package dev.ryow.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the JMH benchmarks of this module in one JMH run (with {@code -prof gc}) and writes
+ * {@code jmh.md} (tables, ratios, targets), {@code jmh.json} (JMH's own result file) and
+ * {@code jmh-targets.tsv} into the results folder.
+ *
+ * <p>Usage: {@code JmhSuite [--out DIR] [--no-server] [--smoke]}. {@code --no-server} leaves out
+ * {@link RoundTripBenchmark} (which needs the sandbox, {@code RYOW_SANDBOX_URL});
+ * {@code --smoke} runs every benchmark for one short iteration in this JVM (a check that they run,
+ * not a measurement).
+ */
+public final class JmhSuite {
+  private static final double CLASSIFY_NS = 50;
+  private static final double WRAPPER_RATIO = 1.02;
+  private static final double NO_WAIT_RATIO = 1.05;
+
+  private JmhSuite() {}
+
+  /** Runs the suite. */
+  public static void main(String[] args) throws RunnerException, IOException {
+    Path out = Path.of("benchmarks/results");
+    boolean server = true;
+    boolean smoke = false;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--out" -> out = Path.of(args[++i]);
+        case "--no-server" -> server = false;
+        case "--smoke" -> smoke = true;
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            + "; usage: JmhSuite [--out DIR] [--no-server] [--smoke]");
+      }
+    }
+    Files.createDirectories(out);
+    ChainedOptionsBuilder options = new OptionsBuilder()
+        .include(ClassifierBenchmark.class.getName() + "\\.")
+        .include(GtidSetBenchmark.class.getName() + "\\.")
+        .addProfiler(GCProfiler.class)
+        .resultFormat(ResultFormatType.JSON)
+        .result(out.resolve("jmh.json").toString());
+    if (server) {
+      options.include(RoundTripBenchmark.class.getName() + "\\.");
+    }
+    if (smoke) {
+      options.forks(0).warmupIterations(0).measurementIterations(1)
+          .measurementTime(TimeValue.milliseconds(200));
+    }
+    List<String> loadBefore = List.of(Machine.loadAverage());
+    Collection<RunResult> results = new Runner(options.build()).run();
+    new Report(results, smoke, loadBefore.get(0)).write(out);
+  }
+
+  /** Turns JMH's results into Markdown and targets. */
+  static final class Report {
+    private final Collection<RunResult> results;
+    private final boolean smoke;
+    private final String loadBefore;
+    private final List<Target> targets = new ArrayList<>();
+
+    Report(Collection<RunResult> results, boolean smoke, String loadBefore) {
+      this.results = results;
+      this.smoke = smoke;
+      this.loadBefore = loadBefore;
+    }
+
+    void write(Path out) throws IOException {
+      List<String> md = new ArrayList<>();
+      md.add("# JMH results");
+      md.add("");
+      if (smoke) {
+        md.add("**Smoke run: one short iteration each, not a measurement.**");
+        md.add("");
+      }
+      md.addAll(Machine.describe());
+      md.add("- Load average before the run: " + loadBefore + "; after: " + Machine.loadAverage());
+      md.add("- JMH " + jmhVersion() + ", `-prof gc`; settings per benchmark below");
+      md.add("");
+      classification(md);
+      gtid(md);
+      roundTrips(md);
+      md.add("## Targets");
+      md.add("");
+      md.add(Target.header());
+      for (Target t : targets) {
+        md.add(t.row());
+      }
+      md.add("");
+      Files.write(out.resolve("jmh.md"), md);
+      Target.write(out.resolve("jmh-targets.tsv"), targets);
+      System.out.println(String.join("\n", md));
+    }
+
+    private List<RunResult> of(Class<?> benchmark) {
+      List<RunResult> list = new ArrayList<>();
+      for (RunResult r : results) {
+        if (r.getParams().getBenchmark().startsWith(benchmark.getName() + ".")) {
+          list.add(r);
+        }
+      }
+      return list;
+    }
+
+    private static String settings(BenchmarkParams p) {
+      return String.format(Locale.ROOT, "%d fork(s), %d×%s warmup, %d×%s measurement, %s, %d thread(s)",
+          p.getForks(), p.getWarmup().getCount(), p.getWarmup().getTime(), p.getMeasurement().getCount(),
+          p.getMeasurement().getTime(), p.getMode().longLabel(), p.getThreads());
+    }
+
+    private void classification(List<String> md) {
+      List<RunResult> list = of(ClassifierBenchmark.class);
+      if (list.isEmpty()) {
+        return;
+      }
+      md.add("## Statement classification (`SqlClassifier.classify`)");
+      md.add("");
+      md.add("Settings: " + settings(list.get(0).getParams()) + ".");
+      md.add("");
+      md.add("| Statement | SQL | ns/op | B/op |");
+      md.add("|---|---|---:|---:|");
+      double worstNs = 0;
+      double worstBytes = 0;
+      String worstName = "";
+      for (RunResult r : list) {
+        String name = r.getParams().getParam("statement");
+        Result<?> p = r.getPrimaryResult();
+        double bytes = allocation(r);
+        md.add(String.format(Locale.ROOT, "| %s | `%s` | %.1f ± %.1f | %s |", name,
+            ClassifierBenchmark.STATEMENTS.get(name), p.getScore(), err(p), bytesText(bytes)));
+        if (p.getScore() > worstNs) {
+          worstNs = p.getScore();
+          worstName = name;
+        }
+        worstBytes = Math.max(worstBytes, bytes);
+      }
+      md.add("");
+      targets.add(new Target("Classification, typical statements", "≤ 50 ns/op",
+          String.format(Locale.ROOT, "slowest %.1f ns/op (%s)", worstNs, worstName), worstNs <= CLASSIFY_NS));
+      targets.add(new Target("Classification, allocation", "0 B/op",
+          "at most " + bytesText(worstBytes) + " B/op", worstBytes < 0.5));
+    }
+
+    private void gtid(List<String> md) {
+      List<RunResult> list = of(GtidSetBenchmark.class);
+      if (list.isEmpty()) {
+        return;
+      }
+      md.add("## GTID sets (`GtidSet`)");
+      md.add("");
+      md.add("Settings: " + settings(list.get(0).getParams()) + ". ns/op (B/op).");
+      md.add("");
+      Map<String, Map<String, String>> rows = new LinkedHashMap<>();
+      for (RunResult r : list) {
+        String b = r.getParams().getBenchmark();
+        String method = b.substring(b.lastIndexOf('.') + 1);
+        Result<?> p = r.getPrimaryResult();
+        rows.computeIfAbsent(r.getParams().getParam("shape"), k -> new LinkedHashMap<>())
+            .put(method, String.format(Locale.ROOT, "%.1f ± %.1f (%s)", p.getScore(), err(p), bytesText(allocation(r))));
+      }
+      md.add("| Watermark shape | parse | unionOwnWrite | containsWatermark |");
+      md.add("|---|---:|---:|---:|");
+      rows.forEach((shape, m) -> md.add("| " + shape + " | " + m.getOrDefault("parse", "") + " | "
+          + m.getOrDefault("unionOwnWrite", "") + " | " + m.getOrDefault("containsWatermark", "") + " |"));
+      md.add("");
+      md.add("Shapes: one-uuid `A:1-184467`; three-uuids `A:1-184467,B:1-5521,C:1-77`; tagged "
+          + "`A:1-184467:audit:1-52:batch:3-9,B:1-5521`; many-intervals: one UUID with 200 intervals.");
+      md.add("");
+    }
+
+    private void roundTrips(List<String> md) {
+      List<RunResult> list = of(RoundTripBenchmark.class);
+      if (list.isEmpty()) {
+        return;
+      }
+      md.add("## Round trips: raw Connector/J vs `jdbc:ryow:` (local sandbox)");
+      md.add("");
+      md.add("Settings: " + settings(list.get(0).getParams()) + ". Each group runs its methods at the same "
+          + "time, one thread each, against the same server, so they share the machine's noise; the ratio "
+          + "is of the p50s. \"per-iteration\" is the median (and range) of the p50 ratio of each "
+          + "measurement iteration. Absolute figures are those of 2 concurrent clients on this machine.");
+      md.add("");
+      md.add("| Case | Method | p50 µs | p99 µs | mean µs | ryow / raw (p50) | per-iteration | ryow / raw (mean) |");
+      md.add("|---|---|---:|---:|---:|---:|---:|---:|");
+      for (RunResult r : list) {
+        String b = r.getParams().getBenchmark();
+        String group = b.substring(b.lastIndexOf('.') + 1);
+        Map<String, Result<?>> methods = new LinkedHashMap<>();
+        String raw = null;
+        for (Map.Entry<String, Result> e : r.getSecondaryResults().entrySet()) {
+          if (e.getKey().startsWith(group + "_") && e.getKey().indexOf(':') < 0) {
+            methods.put(e.getKey(), e.getValue());
+            if (e.getKey().endsWith("_raw")) {
+              raw = e.getKey();
+            }
+          }
+        }
+        if (raw == null) {
+          continue;
+        }
+        Result<?> rawResult = methods.get(raw);
+        for (Map.Entry<String, Result<?>> e : methods.entrySet()) {
+          Result<?> m = e.getValue();
+          boolean isRaw = e.getKey().equals(raw);
+          double ratio = p50(m) / p50(rawResult);
+          double[] perIteration = perIterationRatios(r, e.getKey(), raw);
+          md.add(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %s | %s | %s |", group, e.getKey(),
+              p50(m), m.getStatistics().getPercentile(99), m.getScore(),
+              isRaw ? "1" : String.format(Locale.ROOT, "**%.3f×**", ratio),
+              isRaw ? "" : String.format(Locale.ROOT, "%.3f× (%.3f–%.3f)", median(perIteration),
+                  perIteration[0], perIteration[perIteration.length - 1]),
+              isRaw ? "1" : String.format(Locale.ROOT, "%.3f×", m.getScore() / rawResult.getScore())));
+          if (!isRaw) {
+            boolean primary = group.startsWith("primary");
+            double goal = primary ? WRAPPER_RATIO : NO_WAIT_RATIO;
+            targets.add(new Target(
+                primary ? "Wrapper overhead, primary point select (" + group + ")"
+                    : "Replica read needing no wait vs plain replica read (" + group + ")",
+                String.format(Locale.ROOT, "≤ %.2f× raw Connector/J", goal),
+                String.format(Locale.ROOT, "%.3f× at p50 (per-iteration %.3f–%.3f×), %.3f× mean", ratio,
+                    perIteration[0], perIteration[perIteration.length - 1], m.getScore() / rawResult.getScore()),
+                ratio <= goal));
+          }
+        }
+      }
+      md.add("");
+    }
+
+    private static double[] perIterationRatios(RunResult r, String method, String raw) {
+      List<Double> ratios = new ArrayList<>();
+      for (var br : r.getBenchmarkResults()) {
+        for (IterationResult ir : br.getIterationResults()) {
+          Result<?> m = ir.getSecondaryResults().get(method);
+          Result<?> w = ir.getSecondaryResults().get(raw);
+          if (m != null && w != null && m.getStatistics().getN() > 0 && w.getStatistics().getN() > 0) {
+            ratios.add(p50(m) / p50(w));
+          }
+        }
+      }
+      double[] a = ratios.stream().mapToDouble(Double::doubleValue).toArray();
+      Arrays.sort(a);
+      return a.length == 0 ? new double[] {Double.NaN} : a;
+    }
+
+    private static double median(double[] sorted) {
+      int n = sorted.length;
+      return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static double p50(Result<?> r) {
+      return r.getStatistics().getPercentile(50);
+    }
+
+    private static double err(Result<?> r) {
+      double e = r.getScoreError();
+      return Double.isNaN(e) ? 0 : e;
+    }
+
+    /** {@code gc.alloc.rate.norm} (B/op), NaN if the profiler did not report it. */
+    private static double allocation(RunResult r) {
+      for (Map.Entry<String, Result> e : r.getSecondaryResults().entrySet()) {
+        if (e.getKey().endsWith("gc.alloc.rate.norm")) {
+          return e.getValue().getScore();
+        }
+      }
+      return Double.NaN;
+    }
+
+    private static String bytesText(double bytes) {
+      if (Double.isNaN(bytes)) {
+        return "?";
+      }
+      return bytes < 0.01 ? "≈ 0" : String.format(Locale.ROOT, "%.2f", bytes);
+    }
+
+    private static String jmhVersion() {
+      return org.openjdk.jmh.util.Version.getPlainVersion();
+    }
+  }
+}

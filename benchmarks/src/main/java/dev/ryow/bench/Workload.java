@@ -1,0 +1,472 @@
+package dev.ryow.bench;
+
+import dev.ryow.bench.Approaches.Approach;
+import dev.ryow.bench.Approaches.Worker;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The end-to-end workload: N threads, each writes its own row on the primary and reads it back at
+ * once, for a fixed time, under three lag conditions, through each {@linkplain Approaches approach}.
+ * Stale reads are counted by the client (the row read back is missing or old); where reads ran and
+ * how many statements each iteration cost are counted on the servers (performance_schema).
+ *
+ * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
+ * [--approaches a,b,…] [--conditions none,pulse,storm] [--out benchmarks/results]}. Servers from
+ * {@code RYOW_SANDBOX_URL} (see {@link Topology}). Writes {@code workload.md}, {@code workload.svg},
+ * {@code workload.csv} and {@code workload-targets.tsv} into the output folder.
+ */
+public final class Workload {
+  /** The admin user that runs everything but the workload, so that per-user counts are the workload's. */
+  static final String ADMIN_USER = "ryow_bench_admin";
+
+  enum Condition {
+    NONE("none", "replicas apply as fast as they can"),
+    PULSE("pulse", "replica appliers paused PAUSE ms of every PERIOD ms"),
+    STORM("storm", "replica appliers paused throughout the cell");
+
+    final String label;
+    final String description;
+
+    Condition(String label, String description) {
+      this.label = label;
+      this.description = description;
+    }
+  }
+
+  /** One cell's figures. */
+  record Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
+      double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
+      long statements) {
+    double iterationsPerSecond() {
+      return iterations / seconds;
+    }
+
+    double primaryShare() {
+      long reads = primaryReads + replicaReads;
+      return reads == 0 ? Double.NaN : (double) primaryReads / reads;
+    }
+
+    double statementsPerIteration() {
+      return iterations == 0 ? Double.NaN : (double) statements / iterations;
+    }
+
+    double staleShare() {
+      return iterations == 0 ? 0 : (double) stale / iterations;
+    }
+  }
+
+  private final Topology topology;
+  private final int threads;
+  private final int seconds;
+  private final int pauseMs;
+  private final int periodMs;
+  private final PrintStream log = System.out;
+  private final boolean console = System.console() != null;
+
+  private Workload(Topology topology, int threads, int seconds, int pauseMs, int periodMs) {
+    this.topology = topology;
+    this.threads = threads;
+    this.seconds = seconds;
+    this.pauseMs = pauseMs;
+    this.periodMs = periodMs;
+  }
+
+  /** Runs the workload; see the class comment for the arguments. */
+  public static void main(String[] args) throws Exception {
+    int threads = 4;
+    int seconds = 10;
+    int warmup = 2;
+    int pauseMs = 200;
+    int periodMs = 1000;
+    Path out = Path.of("benchmarks/results");
+    List<String> approachNames = null;
+    List<Condition> conditions = List.of(Condition.values());
+    for (int i = 0; i < args.length; i++) {
+      String value = i + 1 < args.length ? args[i + 1] : "";
+      switch (args[i]) {
+        case "--threads" -> threads = Integer.parseInt(value);
+        case "--seconds" -> seconds = Integer.parseInt(value);
+        case "--warmup" -> warmup = Integer.parseInt(value);
+        case "--pause-ms" -> pauseMs = Integer.parseInt(value);
+        case "--period-ms" -> periodMs = Integer.parseInt(value);
+        case "--out" -> out = Path.of(value);
+        case "--approaches" -> approachNames = List.of(value.split(","));
+        case "--conditions" -> conditions = Arrays.stream(value.split(","))
+            .map(c -> Condition.valueOf(c.toUpperCase(Locale.ROOT))).toList();
+        default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; see the class comment");
+      }
+      i++;
+    }
+    List<Approach> approaches = new ArrayList<>();
+    for (Approach a : Approaches.all()) {
+      if (approachNames == null || approachNames.contains(a.name())) {
+        approaches.add(a);
+      }
+    }
+    Files.createDirectories(out);
+    Workload w = new Workload(Topology.fromEnvironment(), threads, seconds, pauseMs, periodMs);
+    w.run(approaches, conditions, warmup, out);
+  }
+
+  private void run(List<Approach> approaches, List<Condition> conditions, int warmup, Path out) throws Exception {
+    String loadAtStart = Machine.loadAverage();
+    Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    prepareServers(approaches, conditions);
+    String mysqlVersion;
+    String connectorVersion;
+    try (Connection c = DriverManager.getConnection(topology.mysqlUrl(topology.primary()));
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT VERSION()")) {
+      rs.next();
+      mysqlVersion = rs.getString(1);
+      connectorVersion = c.getMetaData().getDriverName() + " " + c.getMetaData().getDriverVersion();
+    }
+    log.printf("Workload: %d threads x %d s per cell, %d approaches x %d conditions (+ %d s warm-up each)%n",
+        threads, seconds, approaches.size(), conditions.size(), warmup);
+    if (warmup > 0) {
+      for (Approach a : approaches) {
+        cell(a, Condition.NONE, table(a, "warmup"), warmup, "warm-up");
+      }
+    }
+    List<Cell> cells = new ArrayList<>();
+    int n = 0;
+    int total = approaches.size() * conditions.size();
+    for (Condition condition : conditions) {
+      for (Approach a : approaches) {
+        n++;
+        cells.add(cell(a, condition, table(a, condition.label), seconds, n + "/" + total));
+      }
+    }
+    long elapsed = Instant.now().getEpochSecond() - started.getEpochSecond();
+    Settings settings = new Settings(started.toString(), elapsed, threads, seconds, warmup, pauseMs, periodMs,
+        mysqlVersion, connectorVersion, loadAtStart, Machine.loadAverage(), topology);
+    new WorkloadReport(settings, approaches, conditions, cells).write(out);
+    log.println("Wrote " + out.resolve("workload.md") + " and " + out.resolve("workload.svg"));
+  }
+
+  /** What the report records about the run. */
+  record Settings(String started, long elapsedSeconds, int threads, int seconds, int warmup, int pauseMs,
+      int periodMs, String mysqlVersion, String connectorVersion, String loadAtStart, String loadAtEnd,
+      Topology topology) {}
+
+  private static String table(Approach a, String suffix) {
+    return "wl_" + a.name().replace('-', '_') + "_" + suffix;
+  }
+
+  private String adminUrl(String server) {
+    return topology.mysqlUrl(server, ADMIN_USER, ADMIN_USER);
+  }
+
+  private void prepareServers(List<Approach> approaches, List<Condition> conditions) throws SQLException {
+    Topology.exec(topology.mysqlUrl(topology.primary()),
+        "CREATE USER IF NOT EXISTS '" + ADMIN_USER + "'@'%' IDENTIFIED BY '" + ADMIN_USER + "'",
+        "GRANT ALL PRIVILEGES ON *.* TO '" + ADMIN_USER + "'@'%'");
+    List<String> ddl = new ArrayList<>();
+    for (Approach a : approaches) {
+      List<String> suffixes = new ArrayList<>(List.of("warmup"));
+      conditions.forEach(c -> suffixes.add(c.label));
+      for (String suffix : suffixes) {
+        String t = table(a, suffix);
+        ddl.add("DROP TABLE IF EXISTS " + t);
+        ddl.add("CREATE TABLE " + t + " (id BIGINT PRIMARY KEY, v INT NOT NULL)");
+      }
+    }
+    resumeReplicas();
+    Topology.exec(adminUrl(topology.primary()), ddl.toArray(String[]::new));
+    topology.awaitReplicasCaughtUp(60);
+  }
+
+  private Cell cell(Approach approach, Condition condition, String table, int duration, String label)
+      throws Exception {
+    List<Worker> workers = new ArrayList<>();
+    try {
+      for (int t = 0; t < threads; t++) {
+        Worker w = approach.open(topology, t, table);
+        workers.add(w);
+        // Prime: the first write and read open whatever connections the approach opens lazily.
+        w.write(-(t + 1), 0);
+        w.read(-(t + 1));
+      }
+      Counts before = counts(table);
+      LongAdder iterations = new LongAdder();
+      LongAdder stale = new LongAdder();
+      LongAdder errors = new LongAdder();
+      long[][] readNanos = new long[threads][];
+      long[][] writeNanos = new long[threads][];
+      AtomicBoolean stop = new AtomicBoolean();
+      CountDownLatch done = new CountDownLatch(threads);
+      Lag lag = new Lag(condition);
+      lag.start();
+      long start = System.nanoTime();
+      List<Thread> running = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        Thread th = new Thread(() -> {
+          LongList reads = new LongList();
+          LongList writes = new LongList();
+          Worker w = workers.get(thread);
+          try {
+            for (long i = 0; !stop.get(); i++) {
+              long id = thread * 1_000_000_000L + i;
+              int v = (int) (i % 1_000_000_000L);
+              try {
+                long t0 = System.nanoTime();
+                w.write(id, v);
+                long t1 = System.nanoTime();
+                int got = w.read(id);
+                long t2 = System.nanoTime();
+                writes.add(t1 - t0);
+                reads.add(t2 - t1);
+                if (got != v) {
+                  stale.increment();
+                }
+                iterations.increment();
+              } catch (SQLException e) {
+                errors.increment();
+                if (errors.sum() <= 3) {
+                  log.println("\n" + approach.name() + " thread " + thread + ": " + e);
+                }
+              }
+            }
+          } finally {
+            readNanos[thread] = reads.toSortedArray();
+            writeNanos[thread] = writes.toSortedArray();
+            done.countDown();
+          }
+        }, "workload-" + thread);
+        th.start();
+        running.add(th);
+      }
+      long deadline = start + duration * 1_000_000_000L;
+      while (System.nanoTime() < deadline) {
+        Thread.sleep(Math.min(1000, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+        progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), false);
+      }
+      stop.set(true);
+      done.await();
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      for (Thread th : running) {
+        th.join();
+      }
+      Counts after = counts(table);
+      lag.stop();
+      progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), true);
+      long[] allReads = merge(readNanos);
+      long[] allWrites = merge(writeNanos);
+      return new Cell(approach.name(), condition, iterations.sum(), elapsed, stale.sum(), errors.sum(),
+          percentileMs(allReads, 50), percentileMs(allReads, 99), percentileMs(allWrites, 50),
+          percentileMs(allWrites, 99), after.primaryReads - before.primaryReads,
+          after.replicaReads - before.replicaReads, after.statements - before.statements);
+    } finally {
+      for (Worker w : workers) {
+        try {
+          w.close();
+        } catch (SQLException e) {
+          log.println("closing: " + e);
+        }
+      }
+      resumeReplicas();
+      topology.awaitReplicasCaughtUp(120);
+    }
+  }
+
+  private void progress(String label, Condition condition, Approach approach, long start, long iterations,
+      long stale, long errors, boolean last) {
+    double s = (System.nanoTime() - start) / 1e9;
+    String line = String.format(Locale.ROOT, "[%-7s] %-5s %-14s %4.1f s  iterations %7d  (%6.0f/s)  stale %6d%s",
+        label, condition.label, approach.name(), s, iterations, iterations / s, stale,
+        errors > 0 ? "  errors " + errors : "");
+    if (console) {
+      log.print("\r" + line + (last ? "\n" : ""));
+    } else if (last) {
+      log.println(line);
+    } else if (Math.round(s) % 2 == 0) {
+      log.println(line);
+    }
+    log.flush();
+  }
+
+  /** Statement counts on the servers at one moment. */
+  private record Counts(long primaryReads, long replicaReads, long statements) {}
+
+  private Counts counts(String table) throws SQLException {
+    String readDigest = "SELECT `v` FROM `" + table + "` WHERE %";
+    long primaryReads = 0;
+    long replicaReads = 0;
+    long statements = 0;
+    for (String server : topology.servers()) {
+      try (Connection c = DriverManager.getConnection(adminUrl(server));
+          PreparedStatement digest = c.prepareStatement(
+              "SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest"
+                  + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT LIKE ?");
+          PreparedStatement byUser = c.prepareStatement(
+              "SELECT COALESCE(SUM(COUNT_STAR), 0)"
+                  + " FROM performance_schema.events_statements_summary_by_user_by_event_name WHERE USER = ?")) {
+        digest.setString(1, topology.database());
+        digest.setString(2, readDigest);
+        long reads = single(digest);
+        if (server.equals(topology.primary())) {
+          primaryReads += reads;
+        } else {
+          replicaReads += reads;
+        }
+        byUser.setString(1, topology.user());
+        statements += single(byUser);
+      }
+    }
+    return new Counts(primaryReads, replicaReads, statements);
+  }
+
+  private static long single(PreparedStatement ps) throws SQLException {
+    try (ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private void resumeReplicas() throws SQLException {
+    for (String r : topology.replicas()) {
+      Topology.exec(adminUrl(r), "START REPLICA SQL_THREAD");
+    }
+  }
+
+  private void pauseReplicas(List<Connection> admins) throws SQLException {
+    for (Connection c : admins) {
+      try (Statement s = c.createStatement()) {
+        s.execute("STOP REPLICA SQL_THREAD");
+      }
+    }
+  }
+
+  private void startReplicas(List<Connection> admins) throws SQLException {
+    for (Connection c : admins) {
+      try (Statement s = c.createStatement()) {
+        s.execute("START REPLICA SQL_THREAD");
+      }
+    }
+  }
+
+  /** Injects the condition's lag, from start to stop, on the replicas' applier (SQL) threads. */
+  private final class Lag {
+    private final Condition condition;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final List<Connection> admins = new ArrayList<>();
+    private Thread pulse;
+    private volatile Exception failure;
+
+    Lag(Condition condition) {
+      this.condition = condition;
+    }
+
+    void start() throws SQLException {
+      if (condition == Condition.NONE) {
+        return;
+      }
+      for (String r : topology.replicas()) {
+        admins.add(DriverManager.getConnection(adminUrl(r)));
+      }
+      if (condition == Condition.STORM) {
+        pauseReplicas(admins);
+        return;
+      }
+      running.set(true);
+      pulse = new Thread(() -> {
+        try {
+          while (running.get()) {
+            pauseReplicas(admins);
+            Thread.sleep(pauseMs);
+            startReplicas(admins);
+            Thread.sleep(Math.max(0, periodMs - pauseMs));
+          }
+        } catch (SQLException e) {
+          failure = e;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "lag-pulse");
+      pulse.start();
+    }
+
+    void stop() throws Exception {
+      if (condition == Condition.NONE) {
+        return;
+      }
+      running.set(false);
+      if (pulse != null) {
+        pulse.join();
+      }
+      try {
+        startReplicas(admins);
+      } finally {
+        for (Connection c : admins) {
+          c.close();
+        }
+      }
+      if (failure != null) {
+        throw new IllegalStateException("lag injection failed", failure);
+      }
+    }
+  }
+
+  private static long[] merge(long[][] parts) {
+    int n = 0;
+    for (long[] p : parts) {
+      n += p == null ? 0 : p.length;
+    }
+    long[] all = new long[n];
+    int at = 0;
+    for (long[] p : parts) {
+      if (p != null) {
+        System.arraycopy(p, 0, all, at, p.length);
+        at += p.length;
+      }
+    }
+    Arrays.sort(all);
+    return all;
+  }
+
+  /** Nearest-rank percentile of sorted nanoseconds, in milliseconds. */
+  static double percentileMs(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1e6;
+  }
+
+  /** A growable array of longs (no boxing while measuring). */
+  static final class LongList {
+    private long[] a = new long[4096];
+    private int n;
+
+    void add(long v) {
+      if (n == a.length) {
+        a = Arrays.copyOf(a, n * 2);
+      }
+      a[n++] = v;
+    }
+
+    long[] toSortedArray() {
+      long[] r = Arrays.copyOf(a, n);
+      Arrays.sort(r);
+      return r;
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package dev.ryow.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ryow.bench.Workload.Cell;
+import dev.ryow.bench.Workload.Condition;
+import dev.ryow.jdbc.sql.StatementKind;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.annotations.Param;
+
+/**
+ * Quick checks that the benchmark code does what its names say (no timing is asserted: benchmarks
+ * are not tests). The server benchmarks and the workload need the sandbox and are run by
+ * {@code benchmarks/run-benchmarks}, not by the build.
+ */
+class BenchmarksSmokeTest {
+
+  @Test
+  void everyClassifierParameterNamesAStatementOfTheExpectedKind() throws Exception {
+    String[] params = ClassifierBenchmark.class.getField("statement").getAnnotation(Param.class).value();
+    assertThat(Arrays.asList(params)).containsExactlyInAnyOrderElementsOf(ClassifierBenchmark.STATEMENTS.keySet());
+    List<StatementKind> kinds = new ArrayList<>();
+    for (String p : params) {
+      ClassifierBenchmark b = new ClassifierBenchmark();
+      b.statement = p;
+      b.setUp();
+      kinds.add(b.classify());
+    }
+    assertThat(kinds).containsExactly(StatementKind.READ, StatementKind.READ, StatementKind.READ,
+        StatementKind.WRITE, StatementKind.WRITE, StatementKind.PRIMARY_READ, StatementKind.PRIMARY_READ,
+        StatementKind.SET_SESSION, StatementKind.COMMIT);
+  }
+
+  @Test
+  void gtidBenchmarkRunsEveryShape() throws Exception {
+    for (String shape : GtidSetBenchmark.class.getField("shape").getAnnotation(Param.class).value()) {
+      GtidSetBenchmark b = new GtidSetBenchmark();
+      b.shape = shape;
+      b.setUp();
+      assertThat(b.containsWatermark()).as(shape).isTrue();
+      assertThat(b.unionOwnWrite().contains(b.parse())).as(shape).isTrue();
+    }
+  }
+
+  @Test
+  void theRoundTripHintSendsTheSelectToThePrimary() {
+    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripBenchmark.PRIMARY_SELECT))
+        .isEqualTo(StatementKind.PRIMARY_READ);
+    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripBenchmark.PRIMARY_SELECT_LITERAL))
+        .isEqualTo(StatementKind.PRIMARY_READ);
+    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripBenchmark.REPLICA_SELECT))
+        .isEqualTo(StatementKind.READ);
+  }
+
+  @Test
+  void percentilesAreNearestRank() {
+    long[] sorted = new long[100];
+    for (int i = 0; i < 100; i++) {
+      sorted[i] = (i + 1) * 1_000_000L;
+    }
+    assertThat(Workload.percentileMs(sorted, 50)).isEqualTo(50.0);
+    assertThat(Workload.percentileMs(sorted, 99)).isEqualTo(99.0);
+    assertThat(Workload.percentileMs(new long[] {7_000_000L}, 99)).isEqualTo(7.0);
+  }
+
+  @Test
+  void reportChartAndSummaryFromMadeUpCells(@TempDir Path dir) throws Exception {
+    List<Approaches.Approach> approaches = Approaches.all();
+    List<Cell> cells = new ArrayList<>();
+    for (Condition c : Condition.values()) {
+      for (Approaches.Approach a : approaches) {
+        boolean cj = a.name().equals("cj-replication");
+        long stale = cj && c != Condition.NONE ? 50 : 0;
+        double statements = switch (a.name()) {
+          case "ryow" -> 3;
+          case "primary-only" -> 2;
+          case "cj-replication" -> 10;
+          default -> 4;
+        };
+        cells.add(new Cell(a.name(), c, 1000, 10, stale, 0, 0.5, 3, 0.7, 4, c == Condition.STORM ? 1000 : 0,
+            c == Condition.STORM ? 0 : 1000, (long) (statements * 1000)));
+      }
+    }
+    Topology topology = Topology.fromEnvironment();
+    Workload.Settings settings = new Workload.Settings("2025-01-01T00:00:00Z", 200, 4, 10, 2, 200, 1000,
+        "9.7.0", "MySQL Connector/J 26.10.0", "0.1 0.1 0.1", "0.2 0.2 0.2", topology);
+    new WorkloadReport(settings, approaches, List.of(Condition.values()), cells).write(dir);
+
+    String svg = Files.readString(dir.resolve("workload.svg"));
+    DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+    assertThat(svg).contains("Stale reads", "cj-replication", "storm");
+
+    List<Target> targets = Target.read(dir.resolve("workload-targets.tsv"));
+    assertThat(targets).extracting(Target::name).contains("No lag: reads served by replicas (ryow)",
+        "Stale reads, ryow (both modes), every condition", "Stale reads, Connector/J replication driver");
+    assertThat(targets).filteredOn(t -> t.name().equals("Statements per iteration, ryow vs hand-written"))
+        .singleElement().extracting(Target::met).isEqualTo(true);
+    assertThat(targets).filteredOn(t -> t.name().equals("Statements per iteration, ryow-query vs hand-written"))
+        .singleElement().extracting(Target::met).isEqualTo(false);
+
+    Path readme = dir.resolve("README.md");
+    Files.write(readme, List.of("# x", "## Benchmarks", Summary.BEGIN, "old", Summary.END, "tail"));
+    Summary.updateReadme(readme, Summary.summary(dir, "results/"));
+    String updated = Files.readString(readme);
+    assertThat(updated).doesNotContain("old").contains("![Workload chart](results/workload.svg)", "| none | ryow |",
+        "tail");
+  }
+
+  @Test
+  void topologyBuildsTheSameServersForEveryDriver() {
+    Topology t = Topology.fromEnvironment();
+    assertThat(t.replicas()).hasSizeGreaterThanOrEqualTo(1);
+    assertThat(t.mysqlUrl(t.primary())).startsWith("jdbc:mysql://" + t.primary() + "/" + t.database() + "?")
+        .contains("allowPublicKeyRetrieval=true");
+    assertThat(t.replicationUrl()).startsWith("jdbc:mysql:replication://" + String.join(",", t.servers()) + "/");
+    assertThat(t.ryowUrl("ryow.gtidCapture=query")).endsWith("ryow.gtidCapture=query");
+    assertThat(t.mysqlUrl(t.primary(), "a", "b")).contains("user=a", "password=b");
+  }
+}
