@@ -363,6 +363,11 @@ public final class LogicalConnection implements Connection, RyowConnection {
     replicaSession.record(sql);
   }
 
+  /** Records a prepared session-level statement and its parameters for replay on the replica. */
+  void sessionStatement(String sql, ParameterRecorder parameters) {
+    replicaSession.record(sql, parameters.copy());
+  }
+
   /** A batch of writes ran on the primary. */
   void batchCompleted() throws SQLException {
     completed(StatementKind.WRITE, primary);

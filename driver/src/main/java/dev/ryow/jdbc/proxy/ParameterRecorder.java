@@ -99,6 +99,17 @@ final class ParameterRecorder {
     extras[i] = extra;
   }
 
+  /** An independent copy of the current parameters (for replaying a session statement later). */
+  ParameterRecorder copy() {
+    ParameterRecorder c = new ParameterRecorder();
+    c.kinds = kinds.clone();
+    c.numbers = numbers.clone();
+    c.values = values.clone();
+    c.extras = extras.clone();
+    c.highest = highest;
+    return c;
+  }
+
   /** Forgets every parameter ({@code clearParameters}). */
   void clear() {
     Arrays.fill(kinds, 0, highest, UNSET);

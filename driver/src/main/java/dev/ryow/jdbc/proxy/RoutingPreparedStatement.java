@@ -91,6 +91,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     return ps;
   }
 
+  /** Bookkeeping after an execution on {@code on}; a session {@code SET}/{@code USE} is recorded for the replica. */
+  private void done(PhysicalConnection on) throws SQLException {
+    connection.completed(kind, on);
+    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == connection.primary()) {
+      connection.sessionStatement(sql, recorder);
+    }
+  }
+
   @Override
   void forEachPhysical(PhysicalAction action) throws SQLException {
     PreparedStatement p = onPrimary;
@@ -116,7 +124,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       on = connection.retryTarget(on, e);
       rs = ready(on).executeQuery();
     }
-    connection.completed(kind, on);
+    done(on);
     return wrap(rs);
   }
 
@@ -131,7 +139,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       on = connection.retryTarget(on, e);
       result = ready(on).execute();
     }
-    connection.completed(kind, on);
+    done(on);
     return result;
   }
 
@@ -151,7 +159,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       on = connection.retryTarget(on, e);
       result = ready(on).executeLargeUpdate();
     }
-    connection.completed(kind, on);
+    done(on);
     return result;
   }
 

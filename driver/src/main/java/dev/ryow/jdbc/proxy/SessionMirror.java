@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.proxy;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -15,7 +16,10 @@ import org.jspecify.annotations.Nullable;
  * Never read back from a server.
  */
 final class SessionMirror {
-  private final List<String> statements = new ArrayList<>();
+  /** A session statement as it ran on the primary: its text and, for a prepared one, its parameters. */
+  private record Recorded(String sql, @Nullable ParameterRecorder parameters) {}
+
+  private final List<Recorded> statements = new ArrayList<>();
   private int replayed;
   private @Nullable String catalog;
   private boolean catalogDirty;
@@ -47,14 +51,24 @@ final class SessionMirror {
    * the application's order.
    */
   void record(String sql) {
-    int existing = statements.indexOf(sql);
-    if (existing >= 0) {
-      statements.remove(existing);
-      if (existing < replayed) {
-        replayed--;
+    record(sql, null);
+  }
+
+  /**
+   * Records a prepared session statement with a copy of its parameters; a later execution of the
+   * same text replaces it (it sets the same variables).
+   */
+  void record(String sql, @Nullable ParameterRecorder parameters) {
+    for (int i = 0; i < statements.size(); i++) {
+      if (statements.get(i).sql().equals(sql)) {
+        statements.remove(i);
+        if (i < replayed) {
+          replayed--;
+        }
+        break;
       }
     }
-    statements.add(sql);
+    statements.add(new Recorded(sql, parameters));
   }
 
   void holdability(int value) {
@@ -99,10 +113,17 @@ final class SessionMirror {
 
   /** Brings the replica connection {@code c} up to date; {@code wantAutoCommit} is its required autocommit. */
   void sync(Connection c, boolean wantAutoCommit) throws SQLException {
-    if (replayed < statements.size()) {
-      try (Statement s = c.createStatement()) {
-        for (; replayed < statements.size(); replayed++) {
-          s.execute(statements.get(replayed));
+    for (; replayed < statements.size(); replayed++) {
+      Recorded r = statements.get(replayed);
+      ParameterRecorder parameters = r.parameters();
+      if (parameters == null) {
+        try (Statement s = c.createStatement()) {
+          s.execute(r.sql());
+        }
+      } else {
+        try (PreparedStatement ps = c.prepareStatement(r.sql())) {
+          parameters.replay(ps);
+          ps.execute();
         }
       }
     }

@@ -113,7 +113,8 @@ class ConsistencyScopesIT {
     Topology.pauseAppliers();
     long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
     int staleInScope = writeThenReadOnAnotherConnection(true, "ryow.waitTimeout=20");
-    long primaryServed = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+    long primaryServed =
+        Topology.settled(() -> Topology.statementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore, THREADS * ITERATIONS_PER_THREAD);
     int staleWithout = writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20");
     int iterations = THREADS * ITERATIONS_PER_THREAD;
     System.out.printf("scope, appliers paused: %d iterations, stale in scope %d, stale without scope %d,"

@@ -110,7 +110,7 @@ class FallbackAndCaptureIT {
       for (int i = 0; i < writes; i++) {
         insert(c, 100 + i);
       }
-      long statements = Topology.statementsOfSession(session) - statementsBefore;
+      long statements = Topology.settled(() -> Topology.statementsOfSession(session) - statementsBefore, writes);
       GtidSet token = GtidSet.parse(ryow.consistencyToken());
       GtidSet executedAfter;
       String primaryUuid;
@@ -138,7 +138,7 @@ class FallbackAndCaptureIT {
         insert(c, 200 + i);
         ryow.consistencyToken();
       }
-      long statements = Topology.statementsOfSession(session) - statementsBefore;
+      long statements = Topology.settled(() -> Topology.statementsOfSession(session) - statementsBefore, 2L * writes);
       GtidSet token = GtidSet.parse(ryow.consistencyToken());
       GtidSet executed;
       try (Connection p = Topology.plain(PRIMARY_PORT)) {

@@ -138,6 +138,32 @@ final class Topology {
     }
   }
 
+  /** A count read from the servers. */
+  @FunctionalInterface
+  interface ServerCount {
+    long read() throws SQLException;
+  }
+
+  /**
+   * Reads {@code count} until it reaches {@code expected} or 3 s pass, and returns the last value.
+   * performance_schema records a statement when it ends, which is just after the client has its
+   * result: a count taken at once can miss the last statement of another session.
+   */
+  static long settled(ServerCount count, long expected) throws SQLException {
+    long deadline = System.nanoTime() + 3_000_000_000L;
+    long value = count.read();
+    while (value < expected && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      value = count.read();
+    }
+    return value;
+  }
+
   /** Statements executed so far by the server session with {@code connectionId} (performance_schema). */
   static long statementsOfSession(long connectionId) throws SQLException {
     try (Connection c = plain(PRIMARY_PORT);
