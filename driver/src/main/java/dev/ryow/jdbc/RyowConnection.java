@@ -11,18 +11,32 @@ import org.jspecify.annotations.Nullable;
 public interface RyowConnection {
 
   /**
-   * The connection's consistency token: the GTID set of every write it made (or merged), as text.
-   * Empty when it has written nothing. Hand it to another connection, thread or process and
+   * The connection's consistency token: the GTID set of every write it made (or merged), as text,
+   * signed when {@code ryow.tokenKey} is set. Empty (unsigned) when it has written nothing. Hand it to another connection, thread or process and
    * {@link #mergeConsistencyToken merge} it there to read those writes.
    */
   String consistencyToken() throws SQLException;
 
   /**
    * Adds the writes named by {@code token} to this connection's watermark, so its reads see them.
+   * Tokens are parsed strictly and bounded ({@code ryow.tokenMaxLength}, {@code ryow.tokenMaxIntervals})
+   * and must be signed when {@code ryow.tokenKey} is set.
    *
-   * @throws SQLException if the token is not a well-formed GTID set
+   * @throws InvalidTokenException if the token is not one this connection accepts
    */
   void mergeConsistencyToken(String token) throws SQLException;
+
+  /**
+   * Overrides, for this connection, whose writes its reads must see; null restores the default (the
+   * bound scope's mode inside a {@link ConsistencyScope}, else {@code ryow.consistency}).
+   */
+  void setConsistencyMode(@Nullable ConsistencyMode mode) throws SQLException;
+
+  /** The mode the next read of this connection uses (on the current thread). */
+  ConsistencyMode consistencyMode();
+
+  /** How the last replica-eligible read went (where, why, how long it waited), or null before the first. */
+  @Nullable ReadReport lastRead();
 
   /** Which kind of server ran the last statement, or null before the first. */
   @Nullable ServerRole lastServerRole();

@@ -47,6 +47,32 @@ interface PropertyType<T> {
     };
   }
 
+  /**
+   * Free text whose length is 0 (unset) or between {@code minLength} and {@code maxLength}; for
+   * secrets, the value never appears in messages.
+   */
+  static PropertyType<String> secret(int minLength, int maxLength) {
+    return new PropertyType<>() {
+      @Override
+      public String parse(String text) {
+        if (!text.isEmpty() && (text.length() < minLength || text.length() > maxLength)) {
+          throw new IllegalArgumentException("expected " + describe() + " but was " + text.length() + " characters");
+        }
+        return text;
+      }
+
+      @Override
+      public List<String> choices() {
+        return List.of();
+      }
+
+      @Override
+      public String describe() {
+        return "empty, or a secret of " + minLength + ".." + maxLength + " characters";
+      }
+    };
+  }
+
   /** One of the constants of {@code type}, written in lower case (case-insensitive on input). */
   static <E extends Enum<E>> PropertyType<E> choice(Class<E> type) {
     E[] constants = type.getEnumConstants();

@@ -135,7 +135,9 @@ public final class RyowConfig {
   public String toString() {
     Map<String, String> shown = new LinkedHashMap<>();
     passThrough.forEach((k, v) -> shown.put(k, Masking.isSecretKey(k) ? Masking.MASK : v));
+    Map<String, String> settings = new TreeMap<>(settingsText());
+    settings.replaceAll((k, v) -> Masking.isSecretKey(k) && !v.isEmpty() ? Masking.MASK : v);
     return "RyowConfig[primary=" + primary + ", replicas=" + replicas + ", database=" + database
-        + ", settings=" + new TreeMap<>(settingsText()) + ", connector=" + shown + "]";
+        + ", settings=" + settings + ", connector=" + shown + "]";
   }
 }

@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.config;
 
+import dev.ryow.jdbc.ConsistencyMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,8 +40,61 @@ public final class RyowProperties {
           "What a replica read does when the replica did not reach the watermark in time: primary (read"
               + " there), error (SQLTransientException) or stale (read the replica anyway, counted).");
 
+  /** Whose writes a read must see. */
+  public static final RyowProperty<ConsistencyMode> CONSISTENCY =
+      new RyowProperty<>(
+          "ryow.consistency",
+          PropertyType.choice(ConsistencyMode.class),
+          "connection",
+          "Whose writes a read must see: connection (its own), scope (plus the ConsistencyScope bound to the"
+              + " thread), jvm (every write this driver saw), latest (everything the primary committed before the"
+              + " read; one extra statement per read), none (plain read/write split).");
+
+  /** What a read does when its watermark names GTIDs the primary never executed. */
+  public static final RyowProperty<UnknownGtidPolicy> UNKNOWN_GTIDS =
+      new RyowProperty<>(
+          "ryow.unknownGtids",
+          PropertyType.choice(UnknownGtidPolicy.class),
+          "primary",
+          "What a read does when its watermark (e.g. from a token) names GTIDs the primary has never executed"
+              + " (checked with GTID_SUBSET, once per new set): primary (read there, never wait) or error (SQLDataException).");
+
+  /** Longest consistency token accepted. */
+  public static final RyowProperty<Integer> TOKEN_MAX_LENGTH =
+      new RyowProperty<>(
+          "ryow.tokenMaxLength",
+          PropertyType.integer(64, 1_048_576),
+          "2048",
+          "Longest consistency token accepted, in characters (tokens come from clients: keep it header-sized).");
+
+  /** Most GTID intervals a consistency token may hold. */
+  public static final RyowProperty<Integer> TOKEN_MAX_INTERVALS =
+      new RyowProperty<>(
+          "ryow.tokenMaxIntervals",
+          PropertyType.integer(1, 1_000_000),
+          "64",
+          "Most GTID intervals a consistency token may hold; more is rejected before any server sees it.");
+
+  /** HMAC key for signing consistency tokens. */
+  public static final RyowProperty<String> TOKEN_KEY =
+      new RyowProperty<>(
+          "ryow.tokenKey",
+          PropertyType.secret(16, 1024),
+          "",
+          "If set, tokens are signed with HMAC-SHA256 under this key and unsigned or wrongly signed tokens are"
+              + " rejected, so clients cannot forge tokens that make reads wait.");
+
   /** All properties, in documentation order. */
-  public static final List<RyowProperty<?>> ALL = List.of(GTID_CAPTURE, WAIT_TIMEOUT_MILLIS, FALLBACK);
+  public static final List<RyowProperty<?>> ALL =
+      List.of(
+          GTID_CAPTURE,
+          WAIT_TIMEOUT_MILLIS,
+          FALLBACK,
+          CONSISTENCY,
+          UNKNOWN_GTIDS,
+          TOKEN_MAX_LENGTH,
+          TOKEN_MAX_INTERVALS,
+          TOKEN_KEY);
 
   private static final Map<String, RyowProperty<?>> BY_LOWER_NAME =
       ALL.stream()

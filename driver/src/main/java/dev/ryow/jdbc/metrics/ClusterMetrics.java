@@ -19,6 +19,8 @@ public final class ClusterMetrics {
   private final LongAdder fallbacksRejected = new LongAdder();
   private final LongAdder staleReads = new LongAdder();
   private final LongAdder gtidQueries = new LongAdder();
+  private final LongAdder gtidSubsetChecks = new LongAdder();
+  private final LongAdder unknownGtidReads = new LongAdder();
 
   /** A statement the router sent to a replica ran there. */
   public void replicaRead() {
@@ -76,6 +78,16 @@ public final class ClusterMetrics {
     gtidQueries.increment();
   }
 
+  /** A {@code GTID_SUBSET} check asked the primary whether it has a set from outside (a token). */
+  public void gtidSubsetCheck() {
+    gtidSubsetChecks.increment();
+  }
+
+  /** A read ran on the primary because its watermark named GTIDs the primary never executed. */
+  public void unknownGtidRead() {
+    unknownGtidReads.increment();
+  }
+
   /** The current values. */
   public MetricsSnapshot snapshot() {
     return new MetricsSnapshot(
@@ -90,6 +102,8 @@ public final class ClusterMetrics {
         fallbacksToPrimary.sum(),
         fallbacksRejected.sum(),
         staleReads.sum(),
-        gtidQueries.sum());
+        gtidQueries.sum(),
+        gtidSubsetChecks.sum(),
+        unknownGtidReads.sum());
   }
 }

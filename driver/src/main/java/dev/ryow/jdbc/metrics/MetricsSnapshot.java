@@ -14,7 +14,9 @@ package dev.ryow.jdbc.metrics;
  * @param fallbacksToPrimary reads sent to the primary after a failed wait
  * @param fallbacksRejected reads refused after a failed wait
  * @param staleReads reads served by a replica not known to have the watermark
- * @param gtidQueries {@code SELECT @@global.gtid_executed} captures
+ * @param gtidQueries {@code SELECT @@global.gtid_executed} round trips (query capture, latest mode)
+ * @param gtidSubsetChecks {@code GTID_SUBSET} checks of sets from outside against the primary
+ * @param unknownGtidReads reads sent to the primary because their watermark named unknown GTIDs
  */
 public record MetricsSnapshot(
     long replicaReads,
@@ -28,7 +30,9 @@ public record MetricsSnapshot(
     long fallbacksToPrimary,
     long fallbacksRejected,
     long staleReads,
-    long gtidQueries) {
+    long gtidQueries,
+    long gtidSubsetChecks,
+    long unknownGtidReads) {
 
   /** Share of reads served by replicas, 0..1 (0 when there were no reads). */
   public double replicaShare() {

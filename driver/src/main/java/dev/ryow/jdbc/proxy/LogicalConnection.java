@@ -1,18 +1,22 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.ConsistencyScope;
+import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.config.GtidCaptureMode;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
-import dev.ryow.jdbc.gtid.MalformedGtidSetException;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.ConsistencyGate;
-import dev.ryow.jdbc.route.ReadPlacement;
+import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Router;
+import dev.ryow.jdbc.route.SqlTransaction;
 import dev.ryow.jdbc.route.Target;
 import dev.ryow.jdbc.route.Watermark;
 import dev.ryow.jdbc.server.ConnectorJ;
@@ -34,6 +38,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLWarning;
 import java.sql.SQLXML;
 import java.sql.Savepoint;
+import java.sql.ShardingKey;
 import java.sql.Statement;
 import java.sql.Struct;
 import java.util.List;
@@ -69,7 +74,14 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   private boolean autoCommit = true;
   private boolean readOnly;
-  private boolean inSqlTransaction;
+  private SqlTransaction sqlTransaction = SqlTransaction.NONE;
+  /** autoCommit=false and a statement ran since the last commit or rollback. */
+  private boolean transactionStarted;
+  /**
+   * Where the reads of the current transaction run, once its first read was placed: a read-only
+   * transaction stays on one server (and waits once).
+   */
+  private @Nullable PhysicalConnection transactionReads;
   /**
    * A statement created session state that only the primary has (temporary table, user lock,
    * {@code LOCK TABLES}, server-side {@code PREPARE}, {@code SET autocommit}...): every later statement of
@@ -78,10 +90,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private boolean pinnedToPrimary;
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
-  /** Query capture mode: work ran on the primary outside our statements (CallableStatement), capture always. */
-  private boolean uncapturedPrimaryWork;
   private @Nullable PhysicalConnection last;
   private @Nullable ReadPlacement lastPlacement;
+  private long lastWaitNanos;
+  private @Nullable PhysicalConnection lastReadOn;
+  /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
+  private @Nullable ConsistencyMode modeOverride;
   private boolean closed;
 
   private LogicalConnection(Cluster cluster, RyowConfig config, ConnectorJ connector, Watermark watermark)
@@ -92,7 +106,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.watermark = watermark;
     this.gate = new ConsistencyGate(cluster);
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
-    this.primary = connector.openPrimary(config, watermark::advance);
+    this.primary = connector.openPrimary(config, this::wrote);
     this.replicaStart = cluster.nextReplicaStart();
   }
 
@@ -115,10 +129,18 @@ public final class LogicalConnection implements Connection, RyowConnection {
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
     PhysicalConnection target = primary;
-    if (Router.route(kind, autoCommit, readOnly, inSqlTransaction, pinnedToPrimary) == Target.REPLICA) {
-      PhysicalConnection r = replicaReadyForRead();
-      if (r != null) {
-        target = r;
+    if (Router.route(kind, autoCommit, readOnly, sqlTransaction, pinnedToPrimary) == Target.REPLICA) {
+      PhysicalConnection sticky = transactionReads;
+      if (sticky != null) {
+        target = sticky;
+      } else {
+        PhysicalConnection r = replicaReadyForRead();
+        if (r != null) {
+          target = r;
+        }
+        if (!autoCommit || kind == StatementKind.BEGIN_READ_ONLY) {
+          transactionReads = target;
+        }
       }
     }
     last = target;
@@ -126,28 +148,112 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   private @Nullable PhysicalConnection replicaReadyForRead() throws SQLException {
-    if (queryCapture) {
-      captureIfDue();
+    ConsistencyScope scope = ConsistencyScope.current();
+    ConsistencyMode mode = effectiveMode(scope);
+    GtidSet required = mode == ConsistencyMode.NONE ? GtidSet.EMPTY : requiredFor(mode, scope);
+    if (!required.isEmpty() && !primaryKnowsAll(required)) {
+      return null;
     }
     PhysicalConnection r = replicaConnection();
     if (r == null) {
-      lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
+      placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
       return null;
     }
     ReplicaEndpoint endpoint = replicaEndpoint;
     try {
       replicaSession.sync(r.jdbc(), autoCommit || !readOnly);
-      ReadPlacement placement = gate.admit(r, endpoint, watermark.current());
-      lastPlacement = placement;
-      return placement == ReadPlacement.PRIMARY_FALLBACK ? null : r;
+      if (mode == ConsistencyMode.NONE) {
+        placed(ReadPlacement.REPLICA_UNCHECKED, 0, r);
+        return r;
+      }
+      ReadPlacement placement = gate.admit(r, endpoint, required);
+      boolean onReplica = placement != ReadPlacement.PRIMARY_FALLBACK;
+      placed(placement, gate.lastWaitNanos(), onReplica ? r : primary);
+      return onReplica ? r : null;
     } catch (SQLException e) {
       if (!Sql.isConnectionFailure(e)) {
         throw e;
       }
       dropReplica(e);
       cluster.metrics().fellBackToPrimary();
-      lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
+      placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
       return null;
+    }
+  }
+
+  private ConsistencyMode effectiveMode(@Nullable ConsistencyScope scope) {
+    ConsistencyMode m = modeOverride;
+    if (m != null) {
+      return m;
+    }
+    return scope != null ? scope.mode() : cluster.consistency();
+  }
+
+  /** The GTIDs a replica must have executed before this read, for {@code mode}. */
+  private GtidSet requiredFor(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
+    if (queryCapture) {
+      captureIfDue();
+    }
+    GtidSet own = watermark.current();
+    return switch (mode) {
+      case NONE -> GtidSet.EMPTY;
+      case CONNECTION -> own;
+      case SCOPE -> scope == null ? own : own.union(scope.gtids());
+      case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
+      case LATEST -> {
+        GtidSet executed = primary.readExecutedGtids();
+        cluster.metrics().gtidQuery();
+        cluster.primaryHas(executed);
+        yield own.union(executed);
+      }
+    };
+  }
+
+  /**
+   * Whether the primary has executed everything in {@code required}. Sets from outside (tokens) that
+   * the cluster has not seen are checked once with {@code GTID_SUBSET}; GTIDs no server will ever have
+   * must not make reads wait: per {@code ryow.unknownGtids} the read goes to the primary, or fails.
+   */
+  private boolean primaryKnowsAll(GtidSet required) throws SQLException {
+    if (cluster.knownOnPrimary().contains(required)) {
+      return true;
+    }
+    cluster.metrics().gtidSubsetCheck();
+    if (primary.hasExecuted(required)) {
+      cluster.primaryHas(required);
+      return true;
+    }
+    if (cluster.unknownGtids() == UnknownGtidPolicy.ERROR) {
+      throw new SQLDataException(
+          "[" + cluster.name() + "] this read must see GTIDs the primary has never executed (" + abbreviate(required)
+              + "): a forged or foreign consistency token, or writes lost in a failover. ryow.unknownGtids=error;"
+              + " set it to primary to read on the primary instead.",
+          "22023");
+    }
+    cluster.metrics().unknownGtidRead();
+    LOG.debug("[{}] watermark names GTIDs the primary never executed; reading on the primary", cluster.name());
+    placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, primary);
+    return false;
+  }
+
+  private static String abbreviate(GtidSet set) {
+    String text = set.toString();
+    return text.length() <= 120 ? text : text.substring(0, 117) + "...";
+  }
+
+  private void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {
+    lastPlacement = placement;
+    lastWaitNanos = waitNanos;
+    lastReadOn = on;
+  }
+
+  /** A GTID the primary reported for a write of this connection (own_gtid capture). */
+  private void wrote(GtidSet gtids) {
+    watermark.advance(gtids);
+    cluster.wrote(gtids);
+    ConsistencyScope scope = ConsistencyScope.current();
+    if (scope != null) {
+      scope.advance(gtids);
     }
   }
 
@@ -178,12 +284,16 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * (a read whose replica connection failed), otherwise rethrows {@code e}.
    */
   PhysicalConnection retryTarget(PhysicalConnection on, SQLException e) throws SQLException {
-    if (on == primary || !Sql.isConnectionFailure(e) || !autoCommit) {
+    if (on == primary
+        || !Sql.isConnectionFailure(e)
+        || !autoCommit
+        || sqlTransaction != SqlTransaction.NONE
+        || transactionReads != null) {
       throw e;
     }
     dropReplica(e);
     cluster.metrics().fellBackToPrimary();
-    lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
+    placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
     last = primary;
     return primary;
   }
@@ -204,17 +314,20 @@ public final class LogicalConnection implements Connection, RyowConnection {
   void completed(StatementKind kind, PhysicalConnection on) throws SQLException {
     if (on != primary) {
       cluster.metrics().replicaRead();
-      return;
-    }
-    if (kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ) {
+    } else if (kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ) {
       cluster.metrics().primaryRead();
     } else {
       cluster.metrics().primaryWrite();
       captureDue = true;
     }
+    if (!autoCommit) {
+      transactionStarted = true;
+    }
     switch (kind) {
-      case BEGIN, BEGIN_READ_ONLY -> inSqlTransaction = true;
-      case COMMIT, ROLLBACK -> inSqlTransaction = false;
+      case BEGIN -> sqlTransaction = SqlTransaction.ON_PRIMARY;
+      case BEGIN_READ_ONLY ->
+          sqlTransaction = on == primary ? SqlTransaction.ON_PRIMARY : SqlTransaction.READ_ONLY_ON_REPLICA;
+      case COMMIT, ROLLBACK -> transactionEnded();
       case SESSION_PIN -> {
         if (!pinnedToPrimary) {
           LOG.debug("[{}] session state that cannot be mirrored: pinned to the primary", cluster.name());
@@ -223,11 +336,26 @@ public final class LogicalConnection implements Connection, RyowConnection {
       }
       default -> { }
     }
-    if (!queryCapture && !primary.ownGtidTrackingIntact()) {
+    if (queryCapture && captureDue && autoCommit && sqlTransaction == SqlTransaction.NONE && sharesWrites()) {
+      captureWithQuery();
+    }
+    if (on == primary && !queryCapture && !primary.ownGtidTrackingIntact()) {
       LOG.warn("[{}] GTID tracking on the primary connection was lost (reconnect?); capturing by query",
           cluster.name());
       captureWithQuery();
     }
+  }
+
+  /** Whether other connections may read this one's writes right away (scope or JVM mode): capture eagerly. */
+  private boolean sharesWrites() {
+    ConsistencyScope scope = ConsistencyScope.current();
+    return scope != null || effectiveMode(scope) == ConsistencyMode.JVM;
+  }
+
+  private void transactionEnded() {
+    sqlTransaction = SqlTransaction.NONE;
+    transactionStarted = false;
+    transactionReads = null;
   }
 
   /** Records a session-level statement that the replica connection must replay before its next use. */
@@ -241,13 +369,13 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   private void captureIfDue() throws SQLException {
-    if (captureDue || uncapturedPrimaryWork) {
+    if (captureDue) {
       captureWithQuery();
     }
   }
 
   private void captureWithQuery() throws SQLException {
-    watermark.advance(primary.readExecutedGtids());
+    wrote(primary.readExecutedGtids());
     cluster.metrics().gtidQuery();
     captureDue = false;
   }
@@ -271,16 +399,31 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (queryCapture) {
       captureIfDue();
     }
-    return watermark.current().toString();
+    return cluster.tokenCodec().encode(watermark.current());
   }
 
   @Override
   public void mergeConsistencyToken(String token) throws SQLException {
-    try {
-      watermark.advance(GtidSet.parse(token));
-    } catch (MalformedGtidSetException e) {
-      throw new SQLDataException("Malformed consistency token: " + e.getMessage(), "22023", e);
-    }
+    checkOpen();
+    watermark.advance(cluster.tokenCodec().decode(token));
+  }
+
+  @Override
+  public void setConsistencyMode(@Nullable ConsistencyMode mode) throws SQLException {
+    checkOpen();
+    modeOverride = mode;
+  }
+
+  @Override
+  public ConsistencyMode consistencyMode() {
+    return effectiveMode(ConsistencyScope.current());
+  }
+
+  @Override
+  public @Nullable ReadReport lastRead() {
+    ReadPlacement placement = lastPlacement;
+    PhysicalConnection on = lastReadOn;
+    return placement == null || on == null ? null : new ReadReport(placement, lastWaitNanos, on.role(), on.host().address());
   }
 
   @Override
@@ -300,10 +443,6 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return cluster.metrics().snapshot();
   }
 
-  /** How the last replica-eligible read was placed, or null before the first. */
-  public @Nullable ReadPlacement lastReadPlacement() {
-    return lastPlacement;
-  }
 
   // ---------------------------------------------------------------- statements
 
@@ -366,29 +505,26 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   @Override
   public CallableStatement prepareCall(String sql) throws SQLException {
+    checkOpen();
     return primaryCall(primary.jdbc().prepareCall(sql));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
+    checkOpen();
     return primaryCall(primary.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency, int holdability)
       throws SQLException {
+    checkOpen();
     return primaryCall(primary.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency, holdability));
   }
 
-  /**
-   * Stored procedures always run on the primary. In own_gtid mode their GTIDs arrive like any other;
-   * in query mode this connection captures before every replica read from now on.
-   */
-  private CallableStatement primaryCall(CallableStatement call) throws SQLException {
-    checkOpen();
-    uncapturedPrimaryWork = queryCapture;
-    last = primary;
-    return call;
+  /** Stored procedures always run on the primary; see {@link PrimaryCallableStatement}. */
+  private CallableStatement primaryCall(CallableStatement call) {
+    return new PrimaryCallableStatement(this, call);
   }
 
   @Override
@@ -402,11 +538,13 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     checkOpen();
     primary.jdbc().setAutoCommit(autoCommit);
-    this.autoCommit = autoCommit;
-    if (autoCommit) {
-      inSqlTransaction = false;
+    if (autoCommit && !this.autoCommit) {
+      // JDBC: switching autocommit on commits the open transaction, on every server that holds part of it.
+      commitOrRollbackReplica(true);
+      transactionEnded();
       captureDue = true;
     }
+    this.autoCommit = autoCommit;
   }
 
   @Override
@@ -418,18 +556,27 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void commit() throws SQLException {
     checkOpen();
-    primary.jdbc().commit();
-    commitOrRollbackReplica(true);
-    inSqlTransaction = false;
-    captureDue = true;
+    try {
+      primary.jdbc().commit();
+      commitOrRollbackReplica(true);
+    } finally {
+      transactionEnded();
+      captureDue = true;
+    }
+    if (queryCapture && sharesWrites()) {
+      captureWithQuery();
+    }
   }
 
   @Override
   public void rollback() throws SQLException {
     checkOpen();
-    primary.jdbc().rollback();
-    commitOrRollbackReplica(false);
-    inSqlTransaction = false;
+    try {
+      primary.jdbc().rollback();
+      commitOrRollbackReplica(false);
+    } finally {
+      transactionEnded();
+    }
   }
 
   private void commitOrRollbackReplica(boolean commit) throws SQLException {
@@ -467,9 +614,21 @@ public final class LogicalConnection implements Connection, RyowConnection {
     primary.jdbc().releaseSavepoint(savepoint);
   }
 
+  /**
+   * Sets the read-only flag. As JDBC allows, it cannot change inside a transaction that has already
+   * run a statement (the transaction's server is chosen): commit or roll back first. Setting the
+   * current value is always allowed.
+   */
   @Override
   public void setReadOnly(boolean readOnly) throws SQLException {
     checkOpen();
+    if (readOnly == this.readOnly) {
+      return;
+    }
+    if (transactionStarted || sqlTransaction != SqlTransaction.NONE) {
+      throw new SQLException(
+          "Cannot change read-only mode inside a transaction that has started; commit or roll back first", "25000");
+    }
     primary.jdbc().setReadOnly(readOnly);
     this.readOnly = readOnly;
   }
@@ -520,6 +679,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setHoldability(int holdability) throws SQLException {
     checkOpen();
     primary.jdbc().setHoldability(holdability);
+    replicaSession.holdability(holdability);
   }
 
   @Override
@@ -550,13 +710,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   @Override
-  public void setClientInfo(String name, String value) throws SQLClientInfoException {
+  public void setClientInfo(String name, @Nullable String value) throws SQLClientInfoException {
     primary.jdbc().setClientInfo(name, value);
+    replicaSession.clientInfo(name, value);
   }
 
   @Override
   public void setClientInfo(Properties properties) throws SQLClientInfoException {
     primary.jdbc().setClientInfo(properties);
+    replicaSession.clientInfo(properties);
   }
 
   @Override
@@ -574,7 +736,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public DatabaseMetaData getMetaData() throws SQLException {
     checkOpen();
-    return primary.jdbc().getMetaData();
+    return new RoutedDatabaseMetaData(primary.jdbc().getMetaData(), this);
   }
 
   @Override
@@ -621,6 +783,37 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (r != null) {
       r.jdbc().clearWarnings();
     }
+  }
+
+  @Override
+  public void beginRequest() throws SQLException {
+    primary.jdbc().beginRequest();
+  }
+
+  @Override
+  public void endRequest() throws SQLException {
+    primary.jdbc().endRequest();
+  }
+
+  @Override
+  public boolean setShardingKeyIfValid(ShardingKey shardingKey, ShardingKey superShardingKey, int timeout)
+      throws SQLException {
+    return primary.jdbc().setShardingKeyIfValid(shardingKey, superShardingKey, timeout);
+  }
+
+  @Override
+  public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
+    return primary.jdbc().setShardingKeyIfValid(shardingKey, timeout);
+  }
+
+  @Override
+  public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey) throws SQLException {
+    primary.jdbc().setShardingKey(shardingKey, superShardingKey);
+  }
+
+  @Override
+  public void setShardingKey(ShardingKey shardingKey) throws SQLException {
+    primary.jdbc().setShardingKey(shardingKey);
   }
 
   // ---------------------------------------------------------------- lifecycle

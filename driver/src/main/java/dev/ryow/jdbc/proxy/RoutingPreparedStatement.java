@@ -117,7 +117,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       rs = ready(on).executeQuery();
     }
     connection.completed(kind, on);
-    return rs;
+    return wrap(rs);
   }
 
   @Override

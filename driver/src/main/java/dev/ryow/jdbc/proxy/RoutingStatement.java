@@ -25,6 +25,8 @@ class RoutingStatement implements Statement {
   /** The physical statement that ran last: results, update counts and warnings come from it. */
   @Nullable Statement current;
   boolean closed;
+  private @Nullable ResultSet lastPhysicalResult;
+  private @Nullable ResultSet lastWrappedResult;
 
   private int maxRows;
   private long largeMaxRows = -1;
@@ -115,6 +117,20 @@ class RoutingStatement implements Statement {
     void apply(Statement s) throws SQLException;
   }
 
+  /**
+   * The application's view of a physical result set: reports this statement from
+   * {@code getStatement()}; the same wrapper is returned for the same physical result set.
+   */
+  final ResultSet wrap(ResultSet physical) {
+    if (physical == lastPhysicalResult && lastWrappedResult != null) {
+      return lastWrappedResult;
+    }
+    ResultSet wrapped = RoutedResultSet.wrap(physical, this);
+    lastPhysicalResult = physical;
+    lastWrappedResult = wrapped;
+    return wrapped;
+  }
+
   final void checkOpen() throws SQLException {
     if (closed || connection.isClosed()) {
       throw new SQLException("Statement is closed", "HY010");
@@ -144,7 +160,7 @@ class RoutingStatement implements Statement {
       rs = physical(on).executeQuery(sql);
     }
     done(kind, on, sql);
-    return rs;
+    return wrap(rs);
   }
 
   @Override
@@ -309,7 +325,8 @@ class RoutingStatement implements Statement {
   public @Nullable ResultSet getResultSet() throws SQLException {
     checkOpen();
     Statement s = current;
-    return s == null ? null : s.getResultSet();
+    ResultSet rs = s == null ? null : s.getResultSet();
+    return rs == null ? null : wrap(rs);
   }
 
   @Override
@@ -342,7 +359,7 @@ class RoutingStatement implements Statement {
 
   @Override
   public ResultSet getGeneratedKeys() throws SQLException {
-    return currentOrFail().getGeneratedKeys();
+    return wrap(currentOrFail().getGeneratedKeys());
   }
 
   @Override
@@ -512,6 +529,28 @@ class RoutingStatement implements Statement {
     return connection;
   }
 
+  // ---------------------------------------------------------------- quoting helpers: pure text, JDBC's standard rules
+
+  @Override
+  public String enquoteLiteral(String val) throws SQLException {
+    return Statement.super.enquoteLiteral(val);
+  }
+
+  @Override
+  public String enquoteIdentifier(String identifier, boolean alwaysQuote) throws SQLException {
+    return Statement.super.enquoteIdentifier(identifier, alwaysQuote);
+  }
+
+  @Override
+  public boolean isSimpleIdentifier(String identifier) throws SQLException {
+    return Statement.super.isSimpleIdentifier(identifier);
+  }
+
+  @Override
+  public String enquoteNCharLiteral(String val) throws SQLException {
+    return Statement.super.enquoteNCharLiteral(val);
+  }
+
   // ---------------------------------------------------------------- lifecycle and wrapper
 
   @Override
@@ -542,6 +581,8 @@ class RoutingStatement implements Statement {
     onPrimary = null;
     onReplica = null;
     current = null;
+    lastPhysicalResult = null;
+    lastWrappedResult = null;
     if (failure != null && !connection.isClosed()) {
       throw failure;
     }

@@ -1,8 +1,12 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.config.UnknownGtidPolicy;
+import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import java.math.BigDecimal;
 import java.util.List;
@@ -20,6 +24,13 @@ public final class Cluster {
   private final BigDecimal waitTimeoutSeconds;
   private final ClusterMetrics metrics = new ClusterMetrics();
   private final AtomicInteger nextReplica = new AtomicInteger();
+  private final ConsistencyMode consistency;
+  private final UnknownGtidPolicy unknownGtids;
+  private final TokenCodec tokenCodec;
+  /** Every GTID a connection of this cluster wrote, in this JVM ({@link ConsistencyMode#JVM}). */
+  private final Watermark jvmWrites = new Watermark();
+  /** GTIDs the primary is known to have executed: our writes, and sets verified with GTID_SUBSET. */
+  private final Watermark primaryExecuted = new Watermark();
 
   /** Builds the shared state for a config. */
   public Cluster(RyowConfig config) {
@@ -28,6 +39,45 @@ public final class Cluster {
     this.fallback = FallbackPolicy.of(config.get(RyowProperties.FALLBACK));
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
+    this.consistency = config.get(RyowProperties.CONSISTENCY);
+    this.unknownGtids = config.get(RyowProperties.UNKNOWN_GTIDS);
+    this.tokenCodec = TokenCodec.of(config);
+  }
+
+  /** {@code ryow.consistency}: the mode of connections that were given none and run outside a scope. */
+  public ConsistencyMode consistency() {
+    return consistency;
+  }
+
+  /** {@code ryow.unknownGtids}. */
+  public UnknownGtidPolicy unknownGtids() {
+    return unknownGtids;
+  }
+
+  /** How this cluster's connections encode and decode consistency tokens. */
+  public TokenCodec tokenCodec() {
+    return tokenCodec;
+  }
+
+  /** Records a write that a connection of this cluster made on the primary. */
+  public void wrote(GtidSet gtids) {
+    jvmWrites.advance(gtids);
+    primaryExecuted.advance(gtids);
+  }
+
+  /** Every write through this cluster's connections in this JVM. */
+  public GtidSet jvmWrites() {
+    return jvmWrites.current();
+  }
+
+  /** A set the primary has certainly executed (it only lags behind the truth). */
+  public GtidSet knownOnPrimary() {
+    return primaryExecuted.current();
+  }
+
+  /** Records that the primary has executed {@code gtids} (verified, or read from it). */
+  public void primaryHas(GtidSet gtids) {
+    primaryExecuted.advance(gtids);
   }
 
   /** A short name for messages: the primary's address. */

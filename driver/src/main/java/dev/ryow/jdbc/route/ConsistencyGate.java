@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.WaitOutcome;
@@ -13,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 public final class ConsistencyGate {
   private final Cluster cluster;
   private @Nullable GtidSet verifiedOnReplica;
+  private long lastWaitNanos;
 
   /** A gate for one logical connection of {@code cluster}. */
   public ConsistencyGate(Cluster cluster) {
@@ -26,6 +28,7 @@ public final class ConsistencyGate {
    */
   public ReadPlacement admit(PhysicalConnection replica, ReplicaEndpoint endpoint, GtidSet watermark)
       throws SQLException {
+    lastWaitNanos = 0;
     GtidSet verified = verifiedOnReplica;
     if (watermark.isEmpty()
         || (verified != null && verified.contains(watermark))
@@ -35,7 +38,8 @@ public final class ConsistencyGate {
     }
     long start = System.nanoTime();
     WaitOutcome outcome = replica.waitFor(watermark, cluster.waitTimeoutSeconds());
-    cluster.metrics().waited(System.nanoTime() - start);
+    lastWaitNanos = Math.max(1, System.nanoTime() - start);
+    cluster.metrics().waited(lastWaitNanos);
     if (outcome == WaitOutcome.REACHED) {
       verifiedOnReplica = watermark;
       endpoint.learn(watermark);
@@ -59,6 +63,11 @@ public final class ConsistencyGate {
     }
     cluster.metrics().fellBackToPrimary();
     return ReadPlacement.PRIMARY_FALLBACK;
+  }
+
+  /** How long the last {@link #admit} waited, in nanoseconds; 0 if it did not wait. */
+  public long lastWaitNanos() {
+    return lastWaitNanos;
   }
 
   /** Forgets what the previous replica connection was known to have. */

@@ -5,6 +5,15 @@ import dev.ryow.jdbc.sql.StatementKind;
 /**
  * "May this statement leave the primary?" Pure decision from the statement's kind and the session's
  * transaction state; the consistency gate decides afterwards whether the replica is ready.
+ *
+ * <ul>
+ *   <li>Only {@link StatementKind#READ} leaves the primary, in autocommit mode or in a JDBC read-only
+ *       transaction ({@code setReadOnly(true)} + {@code autoCommit=false}), and never once the session is
+ *       pinned to the primary.
+ *   <li>{@code START TRANSACTION READ ONLY} in autocommit mode opens the transaction on a replica; every
+ *       statement of that transaction, its {@code COMMIT} or {@code ROLLBACK} included, follows it there.
+ *   <li>Any other transaction opened with SQL keeps every statement on the primary until it ends.
+ * </ul>
  */
 public final class Router {
   private Router() {}
@@ -15,12 +24,27 @@ public final class Router {
    * @param kind what the classifier made of the SQL
    * @param autoCommit the connection's autocommit flag
    * @param readOnly the connection's read-only flag
-   * @param inSqlTransaction a transaction was opened with SQL ({@code BEGIN}/{@code START TRANSACTION})
+   * @param sqlTransaction the transaction opened with SQL, if any
    * @param pinnedToPrimary session state exists that only the primary has
    */
   public static Target route(
-      StatementKind kind, boolean autoCommit, boolean readOnly, boolean inSqlTransaction, boolean pinnedToPrimary) {
-    if (kind != StatementKind.READ || inSqlTransaction || pinnedToPrimary) {
+      StatementKind kind, boolean autoCommit, boolean readOnly, SqlTransaction sqlTransaction, boolean pinnedToPrimary) {
+    switch (sqlTransaction) {
+      case READ_ONLY_ON_REPLICA:
+        return Target.REPLICA;
+      case ON_PRIMARY:
+        return Target.PRIMARY;
+      case NONE:
+      default:
+        break;
+    }
+    if (pinnedToPrimary) {
+      return Target.PRIMARY;
+    }
+    if (kind == StatementKind.BEGIN_READ_ONLY) {
+      return autoCommit ? Target.REPLICA : Target.PRIMARY;
+    }
+    if (kind != StatementKind.READ) {
       return Target.PRIMARY;
     }
     return autoCommit || readOnly ? Target.REPLICA : Target.PRIMARY;

@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 public final class PhysicalConnection implements AutoCloseable {
   private static final String WAIT_SQL = "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)";
   private static final String EXECUTED_SQL = "SELECT @@global.gtid_executed";
+  private static final String SUBSET_SQL = "SELECT GTID_SUBSET(?, @@global.gtid_executed)";
 
   private final Connection connection;
   private final HostSpec host;
@@ -26,6 +27,7 @@ public final class PhysicalConnection implements AutoCloseable {
   private final ServerIdentity identity;
   private final @Nullable GtidTracker tracker;
   private @Nullable PreparedStatement waitStatement;
+  private @Nullable PreparedStatement subsetStatement;
 
   PhysicalConnection(
       Connection connection,
@@ -82,6 +84,19 @@ public final class PhysicalConnection implements AutoCloseable {
       rs.next();
       String text = rs.getString(1);
       return text == null ? GtidSet.EMPTY : GtidSet.parse(text);
+    }
+  }
+
+  /** Whether this server has executed all of {@code set}: {@code GTID_SUBSET(?, @@global.gtid_executed)}, bound. */
+  public boolean hasExecuted(GtidSet set) throws SQLException {
+    PreparedStatement ps = subsetStatement;
+    if (ps == null) {
+      ps = connection.prepareStatement(SUBSET_SQL);
+      subsetStatement = ps;
+    }
+    ps.setString(1, set.toString());
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() && rs.getInt(1) == 1;
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.route;
+package dev.ryow.jdbc;
 
 /** Where a replica-eligible read ended up, and why. */
 public enum ReadPlacement {
@@ -9,5 +9,9 @@ public enum ReadPlacement {
   /** On the primary, because the replica's wait failed. */
   PRIMARY_FALLBACK,
   /** On the replica although its wait failed ({@code ryow.fallback=stale}). */
-  REPLICA_STALE
+  REPLICA_STALE,
+  /** On the replica without any wait, because the consistency mode is {@code none}. */
+  REPLICA_UNCHECKED,
+  /** On the primary without a wait: the watermark names GTIDs the primary has never executed ({@code ryow.unknownGtids=primary}). */
+  PRIMARY_UNKNOWN_GTIDS
 }

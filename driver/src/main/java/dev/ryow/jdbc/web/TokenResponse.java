@@ -1,0 +1,128 @@
+package dev.ryow.jdbc.web;
+
+import dev.ryow.jdbc.ConsistencyScope;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A response that writes the consistency token header at the last moment it still can: before the
+ * first byte of the body, a flush, an error or a redirect commits it.
+ */
+final class TokenResponse extends HttpServletResponseWrapper {
+  private final HttpServletResponse response;
+  private final ConsistencyScope scope;
+  private final RyowConsistencyFilter filter;
+  private boolean tokenWritten;
+  private @Nullable ServletOutputStream stream;
+  private @Nullable PrintWriter writer;
+
+  TokenResponse(HttpServletResponse response, ConsistencyScope scope, RyowConsistencyFilter filter) {
+    super(response);
+    this.response = response;
+    this.scope = scope;
+    this.filter = filter;
+  }
+
+  /** Sets the token header unless the response is already committed (then the trailer carries it). */
+  void beforeCommit() {
+    if (!tokenWritten) {
+      tokenWritten = true;
+      filter.writeToken(response, scope);
+    }
+  }
+
+  @Override
+  public void flushBuffer() throws IOException {
+    beforeCommit();
+    super.flushBuffer();
+  }
+
+  @Override
+  public void sendError(int sc) throws IOException {
+    beforeCommit();
+    super.sendError(sc);
+  }
+
+  @Override
+  public void sendError(int sc, String msg) throws IOException {
+    beforeCommit();
+    super.sendError(sc, msg);
+  }
+
+  @Override
+  public void sendRedirect(String location) throws IOException {
+    beforeCommit();
+    super.sendRedirect(location);
+  }
+
+  @Override
+  public ServletOutputStream getOutputStream() throws IOException {
+    ServletOutputStream s = stream;
+    if (s == null) {
+      s = new TokenOutputStream(super.getOutputStream());
+      stream = s;
+    }
+    return s;
+  }
+
+  @Override
+  public PrintWriter getWriter() throws IOException {
+    PrintWriter w = writer;
+    if (w == null) {
+      Charset charset = Charset.forName(getCharacterEncoding());
+      w = new PrintWriter(new OutputStreamWriter(getOutputStream(), charset), false);
+      writer = w;
+    }
+    return w;
+  }
+
+  /** The body stream: the first write or flush sets the header first. */
+  private final class TokenOutputStream extends ServletOutputStream {
+    private final ServletOutputStream delegate;
+
+    TokenOutputStream(ServletOutputStream delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      beforeCommit();
+      delegate.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      beforeCommit();
+      delegate.write(b, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      beforeCommit();
+      delegate.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      beforeCommit();
+      delegate.close();
+    }
+
+    @Override
+    public boolean isReady() {
+      return delegate.isReady();
+    }
+
+    @Override
+    public void setWriteListener(WriteListener listener) {
+      delegate.setWriteListener(listener);
+    }
+  }
+}

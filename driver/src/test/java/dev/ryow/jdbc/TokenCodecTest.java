@@ -1,0 +1,105 @@
+package dev.ryow.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ryow.jdbc.gtid.GtidSet;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TokenCodecTest {
+  private static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  private static final String B = "8c3a9a2e-1d4f-11ef-8b7a-0242ac120002";
+  private static final TokenCodec SIGNED = TokenCodec.of(2048, 64, "a-key-of-sixteen-chars-or-more");
+
+  @Test
+  void unsignedTokensAreTheGtidSetText() throws Exception {
+    GtidSet set = GtidSet.parse(A + ":1-5," + B + ":7");
+    String token = TokenCodec.DEFAULT.encode(set);
+    assertThat(token).isEqualTo(A + ":1-5," + B + ":7");
+    assertThat(TokenCodec.DEFAULT.decode(token)).isEqualTo(set);
+    assertThat(TokenCodec.DEFAULT.decode("")).isEqualTo(GtidSet.EMPTY);
+  }
+
+  @Test
+  void signedTokensRoundTripAndResistTampering() throws Exception {
+    GtidSet set = GtidSet.parse(A + ":1-5");
+    String token = SIGNED.encode(set);
+    assertThat(token).startsWith(A + ":1-5.");
+    assertThat(SIGNED.decode(token)).isEqualTo(set);
+
+    String widened = token.replace(":1-5.", ":1-999999999.");
+    assertThatThrownBy(() -> SIGNED.decode(widened)).isInstanceOf(InvalidTokenException.class).hasMessageContaining("signature");
+    assertThatThrownBy(() -> SIGNED.decode(A + ":1-5")).isInstanceOf(InvalidTokenException.class).hasMessageContaining("not signed");
+    String otherKey = TokenCodec.of(2048, 64, "another-key-of-sixteen-chars").encode(set);
+    assertThatThrownBy(() -> SIGNED.decode(otherKey)).isInstanceOf(InvalidTokenException.class);
+    assertThatThrownBy(() -> SIGNED.decode(token.substring(0, token.length() - 1))).isInstanceOf(InvalidTokenException.class);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "garbage",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:",
+        "3e11fa47-71ca-11e1-9e33-c80aa942956:1",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:0",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:5-3",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1'); DROP TABLE users; --",
+        "' OR 1=1 --",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1, 0",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:99999999999999999999",
+        "\u0000\u0001",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1\r\nSet-Cookie: x=y",
+      })
+  void badTokensAreClearErrors(String token) {
+    assertThatThrownBy(() -> TokenCodec.DEFAULT.decode(token))
+        .isInstanceOf(InvalidTokenException.class)
+        .satisfies(e -> assertThat(((InvalidTokenException) e).getSQLState()).isEqualTo("22023"))
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400).doesNotContain("\r\n"));
+  }
+
+  @Test
+  void oversizeAndTooManyIntervalsAreRejectedBeforeParsing() {
+    String huge = A + ":" + "1".repeat(5000);
+    assertThatThrownBy(() -> TokenCodec.DEFAULT.decode(huge))
+        .isInstanceOf(InvalidTokenException.class)
+        .hasMessageContaining("ryow.tokenMaxLength=2048");
+    StringBuilder many = new StringBuilder(A);
+    for (int i = 0; i < 3000; i++) {
+      many.append(':').append(2 * i + 1);
+    }
+    TokenCodec roomy = TokenCodec.of(100_000, 64, null);
+    assertThatThrownBy(() -> roomy.decode(many.toString()))
+        .isInstanceOf(InvalidTokenException.class)
+        .hasMessageContaining("maxIntervals");
+    assertThatThrownBy(() -> TokenCodec.DEFAULT.decode(null)).isInstanceOf(InvalidTokenException.class);
+  }
+
+  @Property(tries = 2000)
+  void decodeNeverThrowsAnythingElse(@ForAll("tokenish") String text) {
+    for (TokenCodec codec : new TokenCodec[] {TokenCodec.DEFAULT, SIGNED}) {
+      try {
+        GtidSet set = codec.decode(text);
+        assertThat(codec.decode(codec.encode(set))).isEqualTo(set);
+      } catch (InvalidTokenException expected) {
+        assertThat(expected.getMessage()).isNotBlank();
+      }
+    }
+  }
+
+  @Provide
+  Arbitrary<String> tokenish() {
+    return Arbitraries.oneOf(
+        Arbitraries.strings().withChars("0123456789abcdef-:,.-_ \n'\";").ofMaxLength(120),
+        Arbitraries.strings().ofMaxLength(80),
+        Arbitraries.integers().between(1, 1000).map(n -> A + ":1-" + n),
+        Arbitraries.integers().between(1, 1000).map(n -> SIGNED.encode(GtidSet.parse(A + ":1-" + n))));
+  }
+}

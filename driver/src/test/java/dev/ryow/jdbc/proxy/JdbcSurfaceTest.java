@@ -1,0 +1,56 @@
+package dev.ryow.jdbc.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every method of the JDBC interfaces is implemented by one of our classes: a delegating or routing
+ * method, never an interface default left to throw {@code UnsupportedOperationException} or
+ * {@code SQLFeatureNotSupportedException} by accident.
+ */
+class JdbcSurfaceTest {
+
+  static Stream<Arguments> wrappers() {
+    return Stream.of(
+        Arguments.of(Connection.class, LogicalConnection.class),
+        Arguments.of(Statement.class, RoutingStatement.class),
+        Arguments.of(PreparedStatement.class, RoutingPreparedStatement.class),
+        Arguments.of(CallableStatement.class, PrimaryCallableStatement.class),
+        Arguments.of(ResultSet.class, RoutedResultSet.class),
+        Arguments.of(DatabaseMetaData.class, RoutedDatabaseMetaData.class));
+  }
+
+  @ParameterizedTest(name = "{1} implements all of {0}")
+  @MethodSource("wrappers")
+  void everyInterfaceMethodIsImplementedByTheWrapper(Class<?> jdbcInterface, Class<?> wrapper) throws Exception {
+    assertThat(jdbcInterface).isAssignableFrom(wrapper);
+    List<String> missing = new ArrayList<>();
+    int checked = 0;
+    for (Method m : jdbcInterface.getMethods()) {
+      if (Modifier.isStatic(m.getModifiers())) {
+        continue;
+      }
+      Method impl = wrapper.getMethod(m.getName(), m.getParameterTypes());
+      checked++;
+      if (impl.getDeclaringClass().isInterface() || Modifier.isAbstract(impl.getModifiers())) {
+        missing.add(m.toGenericString());
+      }
+    }
+    assertThat(checked).as("methods checked").isGreaterThan(10);
+    assertThat(missing).as("JDBC methods without an implementation in " + wrapper.getSimpleName()).isEmpty();
+  }
+}

@@ -1,0 +1,279 @@
+package dev.ryow.jdbc.it;
+
+import static dev.ryow.jdbc.it.Topology.PRIMARY_PORT;
+import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.ConsistencyScope;
+import dev.ryow.jdbc.InvalidTokenException;
+import dev.ryow.jdbc.ReadPlacement;
+import dev.ryow.jdbc.ReadReport;
+import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.ServerRole;
+import dev.ryow.jdbc.metrics.MetricsSnapshot;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Consistency beyond one connection: scopes, JVM and latest modes, tokens across processes. */
+class ConsistencyScopesIT {
+  private static final int THREADS = 4;
+  private static final int ITERATIONS_PER_THREAD = 250;
+  private static final String READ_DIGEST = "SELECT `v` FROM `it_scope`";
+
+  @BeforeEach
+  void table() throws SQLException {
+    Topology.resumeAppliers();
+    Topology.recreateTable("it_scope", "id INT PRIMARY KEY, v INT NOT NULL");
+  }
+
+  @AfterEach
+  void resume() throws SQLException {
+    Topology.resumeAppliers();
+  }
+
+  private static boolean reads(PreparedStatement read, int id, int expected) throws SQLException {
+    read.setInt(1, id);
+    try (ResultSet rs = read.executeQuery()) {
+      return rs.next() && rs.getInt(1) == expected;
+    }
+  }
+
+  /**
+   * Each thread writes on one connection and reads on another (as a pool would hand them out), with
+   * or without a scope per iteration. Returns the number of stale reads.
+   */
+  @SuppressWarnings("try") // the scope is used through the thread binding, not by name
+  private static int writeThenReadOnAnotherConnection(boolean withScope, String... params) throws Exception {
+    AtomicInteger stale = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        int thread = t;
+        futures.add(pool.submit(() -> {
+          try (Connection writer = Topology.ryow(params);
+              Connection reader = Topology.ryow(params);
+              PreparedStatement write = writer.prepareStatement("INSERT INTO it_scope (id, v) VALUES (?, ?)");
+              PreparedStatement read = reader.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
+            for (int i = 0; i < ITERATIONS_PER_THREAD; i++) {
+              int id = (withScope ? 0 : 500_000) + thread * 10_000 + i;
+              if (withScope) {
+                try (ConsistencyScope scope = ConsistencyScope.open()) {
+                  write.setInt(1, id);
+                  write.setInt(2, i);
+                  write.executeUpdate();
+                  if (!reads(read, id, i)) {
+                    stale.incrementAndGet();
+                  }
+                }
+              } else {
+                write.setInt(1, id);
+                write.setInt(2, i);
+                write.executeUpdate();
+                if (!reads(read, id, i)) {
+                  stale.incrementAndGet();
+                }
+              }
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return stale.get();
+  }
+
+  @Test
+  void aScopeCarriesWritesToOtherPooledConnections() throws Exception {
+    Topology.pauseAppliers();
+    long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
+    int staleInScope = writeThenReadOnAnotherConnection(true, "ryow.waitTimeout=20");
+    long primaryServed = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+    int staleWithout = writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20");
+    int iterations = THREADS * ITERATIONS_PER_THREAD;
+    System.out.printf("scope, appliers paused: %d iterations, stale in scope %d, stale without scope %d,"
+        + " primary served %d scoped reads%n", iterations, staleInScope, staleWithout, primaryServed);
+    assertThat(staleInScope).isZero();
+    assertThat(primaryServed).as("counted on the primary").isEqualTo(iterations);
+    assertThat(staleWithout).as("without the scope the other connection reads stale data").isEqualTo(iterations);
+  }
+
+  @Test
+  void jvmModeSeesEveryWriteOfTheDriver() throws Exception {
+    Topology.pauseAppliers();
+    int staleJvm = writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20", "ryow.consistency=jvm");
+    System.out.printf("jvm mode, appliers paused: stale %d of %d%n", staleJvm, THREADS * ITERATIONS_PER_THREAD);
+    assertThat(staleJvm).isZero();
+  }
+
+  @Test
+  void latestModeSeesWritesMadeOutsideTheDriver() throws SQLException {
+    try (Connection plainPrimary = Topology.plain(PRIMARY_PORT);
+        Connection latest = Topology.ryow("ryow.consistency=latest", "ryow.waitTimeout=20");
+        Connection perConnection = Topology.ryow("ryow.waitTimeout=20");
+        PreparedStatement write = plainPrimary.prepareStatement("INSERT INTO it_scope (id, v) VALUES (?, ?)");
+        PreparedStatement latestRead = latest.prepareStatement("SELECT v FROM it_scope WHERE id = ?");
+        PreparedStatement ownRead = perConnection.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
+      Topology.pauseAppliers();
+      int staleLatest = 0;
+      int staleOwn = 0;
+      for (int i = 0; i < 100; i++) {
+        write.setInt(1, 900_000 + i);
+        write.setInt(2, i);
+        write.executeUpdate();
+        staleLatest += reads(latestRead, 900_000 + i, i) ? 0 : 1;
+        staleOwn += reads(ownRead, 900_000 + i, i) ? 0 : 1;
+      }
+      System.out.printf("latest mode: 100 writes by another client, stale %d (connection mode: %d)%n", staleLatest, staleOwn);
+      assertThat(staleLatest).isZero();
+      assertThat(staleOwn).isEqualTo(100);
+      Topology.resumeAppliers();
+      assertThat(reads(latestRead, 900_000, 0)).isTrue();
+      assertThat(latest.unwrap(RyowConnection.class).lastRead().role()).isEqualTo(ServerRole.REPLICA);
+    }
+  }
+
+  @Test
+  @SuppressWarnings("try")
+  void aTokenFromAnotherProcessGivesTheSameGuarantee() throws Exception {
+    for (String key : new String[] {null, "ryow.tokenKey=integration-test-key-0123"}) {
+      String[] params = key == null ? new String[] {"ryow.waitTimeout=20"} : new String[] {"ryow.waitTimeout=20", key};
+      Topology.pauseAppliers();
+      int id = key == null ? 700_001 : 700_002;
+      String token = runWriterProcess(Topology.ryowUrl(params), id, 42);
+      try (Connection c = Topology.ryow(params);
+          PreparedStatement read = c.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
+        assertThat(reads(read, id, 42)).as("without the token: stale").isFalse();
+        c.unwrap(RyowConnection.class).mergeConsistencyToken(token);
+        assertThat(reads(read, id, 42)).as("with the token from the other JVM").isTrue();
+        assertThat(c.unwrap(RyowConnection.class).lastRead().placement()).isEqualTo(ReadPlacement.PRIMARY_FALLBACK);
+      }
+      try (ConsistencyScope scope = ConsistencyScope.open(token, tokenCodecOf(params));
+          Connection c = Topology.ryow(params);
+          PreparedStatement read = c.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
+        assertThat(reads(read, id, 42)).as("a scope opened with the token").isTrue();
+      }
+      Topology.resumeAppliers();
+    }
+  }
+
+  private static dev.ryow.jdbc.TokenCodec tokenCodecOf(String... params) throws SQLException {
+    return dev.ryow.jdbc.TokenCodec.of(dev.ryow.jdbc.config.RyowConfig.from(Topology.ryowUrl(params), new java.util.Properties()));
+  }
+
+  private static String runWriterProcess(String url, int id, int value) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        TokenWriterMain.class.getName(), url, String.valueOf(id), String.valueOf(value))
+        .redirectErrorStream(true)
+        .start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = out.readLine()) != null; ) {
+        lines.add(line);
+      }
+    }
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("writer process output: %s", lines).isZero();
+    String token = lines.get(lines.size() - 1);
+    assertThat(token).isNotEmpty();
+    return token;
+  }
+
+  @Test
+  void badTokensAreRejectedOrDroppedNeverWaitedOn() throws SQLException {
+    try (Connection c = Topology.ryow("ryow.waitTimeout=1000");
+        Statement s = c.createStatement()) {
+      RyowConnection ryow = c.unwrap(RyowConnection.class);
+      for (String bad : new String[] {"garbage", "x'); DROP TABLE it_scope; --", "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-",
+          "3e11fa47-71ca-11e1-9e33-c80aa9429562:" + "1:".repeat(5000) + "1"}) {
+        assertThatThrownBy(() -> ryow.mergeConsistencyToken(bad)).isInstanceOf(InvalidTokenException.class);
+      }
+      assertThat(ryow.consistencyToken()).isEmpty();
+
+      // Well-formed, but for a server this cluster never had: detected, read on the primary at once.
+      ryow.mergeConsistencyToken("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5");
+      MetricsSnapshot before = ryow.clusterMetrics();
+      long start = System.nanoTime();
+      try (ResultSet rs = s.executeQuery("SELECT @@port")) {
+        rs.next();
+        assertThat(rs.getInt(1)).isEqualTo(PRIMARY_PORT);
+      }
+      long tookMillis = (System.nanoTime() - start) / 1_000_000;
+      MetricsSnapshot after = ryow.clusterMetrics();
+      ReadReport report = ryow.lastRead();
+      assertThat(report.placement()).isEqualTo(ReadPlacement.PRIMARY_UNKNOWN_GTIDS);
+      assertThat(report.waited()).isFalse();
+      assertThat(after.waits()).as("no WAIT_FOR_EXECUTED_GTID_SET was sent").isEqualTo(before.waits());
+      assertThat(after.unknownGtidReads()).isGreaterThan(before.unknownGtidReads());
+      System.out.printf("foreign token: read on the primary in %d ms without a wait (ryow.waitTimeout=1000)%n", tookMillis);
+    }
+    String primaryUuid;
+    try (Connection p = Topology.plain(PRIMARY_PORT)) {
+      primaryUuid = Topology.queryString(p, "SELECT @@server_uuid");
+    }
+    try (Connection c = Topology.ryow("ryow.unknownGtids=error");
+        Statement s = c.createStatement()) {
+      // The real primary's uuid, but GTIDs from its future.
+      c.unwrap(RyowConnection.class).mergeConsistencyToken(primaryUuid + ":1-999999999");
+      assertThatThrownBy(() -> s.executeQuery("SELECT 1").close())
+          .isInstanceOf(SQLDataException.class)
+          .hasMessageContaining("never executed")
+          .hasMessageContaining("ryow.unknownGtids");
+    }
+  }
+
+  @Test
+  void perReadTelemetry() throws SQLException {
+    try (Connection c = Topology.ryow("ryow.waitTimeout=30");
+        Statement s = c.createStatement()) {
+      RyowConnection ryow = c.unwrap(RyowConnection.class);
+      assertThat(ryow.lastRead()).isNull();
+      s.executeUpdate("INSERT INTO it_scope (id, v) VALUES (1, 1)");
+      s.executeQuery("SELECT v FROM it_scope WHERE id = 1").close();
+      ReadReport waited = ryow.lastRead();
+      assertThat(waited.role()).isEqualTo(ServerRole.REPLICA);
+      assertThat(waited.placement()).isIn(ReadPlacement.REPLICA_AFTER_WAIT, ReadPlacement.REPLICA_NO_WAIT);
+      assertThat(REPLICA_PORTS).contains(Integer.parseInt(waited.server().substring(waited.server().lastIndexOf(':') + 1)));
+
+      Topology.pauseAppliers();
+      s.executeUpdate("INSERT INTO it_scope (id, v) VALUES (2, 2)");
+      s.executeQuery("SELECT v FROM it_scope WHERE id = 2").close();
+      ReadReport fell = ryow.lastRead();
+      assertThat(fell.fellBack()).isTrue();
+      assertThat(fell.waited()).isTrue();
+      assertThat(fell.role()).isEqualTo(ServerRole.PRIMARY);
+
+      ryow.setConsistencyMode(ConsistencyMode.NONE);
+      s.executeQuery("SELECT v FROM it_scope WHERE id = 2").close();
+      assertThat(ryow.lastRead().placement()).isEqualTo(ReadPlacement.REPLICA_UNCHECKED);
+      ryow.setConsistencyMode(null);
+      assertThat(ryow.consistencyMode()).isEqualTo(ConsistencyMode.CONNECTION);
+    }
+  }
+}
