@@ -16,6 +16,7 @@ import java.util.Map;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
 import org.apache.ibatis.datasource.pooled.PooledDataSource;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
@@ -70,6 +71,15 @@ class MyBatisIT {
 
     @Select("SELECT COUNT(*) FROM it_mb_item WHERE name = #{name}")
     int countByName(String name);
+
+    @Update("SET SESSION time_zone = #{zone}")
+    void setTimeZone(String zone);
+
+    @Update("SET SESSION sql_mode = 'ANSI_QUOTES'")
+    void ansiQuotes();
+
+    @Select("SELECT CONCAT(@@session.time_zone, ' ', @@session.sql_mode) AS setting, @@port AS port")
+    Map<String, Object> sessionSettings();
   }
 
   private static PooledDataSource dataSource;
@@ -215,6 +225,23 @@ class MyBatisIT {
       Item found = session.getMapper(ItemMapper.class).find(item.id);
       assertThat(found.servedBy).as("caught up: an autocommit select is a replica read").isIn(REPLICA_PORTS);
       assertThat(found.writtenOn).isEqualTo(PRIMARY_PORT);
+    }
+  }
+
+  @Test
+  void sessionVariablesSetThroughTheMapperReachTheReplica() throws SQLException {
+    // MyBatis runs every mapped statement as a PreparedStatement, SET included.
+    try (SqlSession session = factory.openSession(true)) {
+      ItemMapper mapper = session.getMapper(ItemMapper.class);
+      Map<String, Object> before = mapper.sessionSettings();
+      assertThat(((Number) before.get("port")).intValue()).as("a replica answers before the SET").isIn(REPLICA_PORTS);
+      mapper.setTimeZone("+03:00");
+      mapper.ansiQuotes();
+      Map<String, Object> after = mapper.sessionSettings();
+      int port = ((Number) after.get("port")).intValue();
+      assertThat((String) after.get("setting")).as("time_zone and sql_mode seen by port %d", port)
+          .isEqualTo("+03:00 ANSI_QUOTES");
+      assertThat(port).as("answered by a replica").isIn(REPLICA_PORTS);
     }
   }
 

@@ -187,7 +187,21 @@ class SessionStateIT {
   }
 
   @Test
-  void sqlModeSetThroughAPreparedStatementReachesTheReplica() throws SQLException {
+  void timeZoneSetThroughAPreparedStatementReachesTheReplica() throws SQLException {
+    try (Connection c = Topology.ryow()) {
+      assertThat(port(c)).isIn(REPLICA_PORTS);
+      try (PreparedStatement set = c.prepareStatement("SET SESSION time_zone = '+04:00'")) {
+        set.execute();
+      }
+      Object[] zone = row(c, "SELECT @@session.time_zone, @@port");
+      assertThat(zone[0]).as("time_zone set by a PreparedStatement without parameters, seen by port %s", zone[1])
+          .isEqualTo("+04:00");
+      assertThat(zone[1]).isIn(REPLICA_PORTS);
+    }
+  }
+
+  @Test
+  void sqlModeSetThroughAPreparedStatementWithAParameterReachesTheReplica() throws SQLException {
     try (Connection c = Topology.ryow()) {
       assertThat(port(c)).isIn(REPLICA_PORTS);
       try (PreparedStatement set = c.prepareStatement("SET SESSION sql_mode = ?")) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -49,6 +50,7 @@ class SpringJdbcIT {
   private static final String READS = "FROM `" + TABLE + "`";
   private static final int THREADS = 16;
   private static final int POOL = 4;
+  private static final int ITERATIONS = 12;
 
   private static HikariDataSource pool;
   private static JdbcTemplate jdbc;
@@ -273,7 +275,11 @@ class SpringJdbcIT {
     t.iterations.incrementAndGet();
   }
 
-  private static Tally run(int iterationsPerThread) throws Exception {
+  /**
+   * Runs the iterations on {@link #THREADS} threads; with {@code scoped}, each iteration is one unit
+   * of work in its own {@link ConsistencyScope} (as a web request would be).
+   */
+  private static Tally run(int iterationsPerThread, boolean scoped) throws Exception {
     Tally tally = new Tally();
     ExecutorService threads = Executors.newFixedThreadPool(THREADS);
     CountDownLatch start = new CountDownLatch(1);
@@ -285,7 +291,16 @@ class SpringJdbcIT {
           try (Connection plainReplica = Topology.plain(REPLICA_PORTS.get(thread % REPLICA_PORTS.size()))) {
             start.await();
             for (int i = 0; i < iterationsPerThread; i++) {
-              iteration(thread, i, plainReplica, tally);
+              if (scoped) {
+                ConsistencyScope scope = ConsistencyScope.open();
+                try {
+                  iteration(thread, i, plainReplica, tally);
+                } finally {
+                  scope.close();
+                }
+              } else {
+                iteration(thread, i, plainReplica, tally);
+              }
             }
           }
           return null;
@@ -314,14 +329,14 @@ class SpringJdbcIT {
     LagPulse pulse = LagPulse.start(150, 500);
     Tally t;
     try {
-      t = run(15);
+      t = run(ITERATIONS, false);
     } finally {
       pulse.close();
     }
     ServerCounts served = reads.delta();
     System.out.printf("spring, %d threads on %d pooled connections, pulsed lag (150 ms of every 500 ms): %s; servers: %s%n",
         THREADS, POOL, t, served);
-    assertThat(t.iterations.get()).isEqualTo(THREADS * 15);
+    assertThat(t.iterations.get()).isEqualTo(THREADS * ITERATIONS);
     assertThat(t.insideStale.get()).as("stale reads inside read-write transactions").isZero();
     assertThat(t.insideOffPrimary.get()).as("read-write transaction reads that left the primary").isZero();
     assertThat(t.scopedStale.get()).as("stale autocommit reads after a write on the same connection").isZero();
@@ -333,6 +348,31 @@ class SpringJdbcIT {
         .as("reads outside read-write transactions left the primary").isPositive();
     assertThat(served.total()).as("every read through Spring counted once on the servers")
         .isEqualTo((long) t.insideReads.get() + t.scopedReads.get() + t.readOnlyTx.get() + t.hopReads.get());
+  }
+
+  @Test
+  void withAConsistencyScopePerUnitOfWorkNoReadIsStaleOnAnyPooledConnection() throws Exception {
+    deleteRows();
+    LagPulse pulse = LagPulse.start(150, 500);
+    Tally t;
+    try {
+      t = run(ITERATIONS, true);
+    } finally {
+      pulse.close();
+    }
+    System.out.printf("spring, %d threads on %d pooled connections, a ConsistencyScope per iteration, pulsed lag: %s%n",
+        THREADS, POOL, t);
+    assertThat(t.iterations.get()).isEqualTo(THREADS * ITERATIONS);
+    assertThat(t.insideStale.get() + t.scopedStale.get()).isZero();
+    assertThat(t.readOnlySameConnectionStale.get() + t.readOnlyCrossConnectionStale.get())
+        .as("stale read-only transactions, whichever pooled connection ran them").isZero();
+    assertThat(t.hopSameConnectionStale.get() + t.hopCrossConnectionStale.get())
+        .as("stale pool-hopping reads, whichever pooled connection ran them").isZero();
+    assertThat(t.readOnlyMixed).isEmpty();
+    assertThat(t.plainStale.get()).as("the pulsed lag must be visible to a plain replica connection").isPositive();
+    assertThat(t.readOnlySameConnection.get() + t.hopSameConnection.get())
+        .as("some reads did get another pooled connection than the write, or this proves nothing about scopes")
+        .isLessThan(2 * t.iterations.get());
   }
 
   @Test
