@@ -39,8 +39,18 @@ public final class RyowProperties {
           "What a replica read does when the replica did not reach the watermark in time: primary (read"
               + " there), error (SQLTransientException) or stale (read the replica anyway, counted).");
 
+  /** The cluster's name in log messages and in its JMX MBean's name. */
+  public static final RyowProperty<String> CLUSTER_NAME =
+      new RyowProperty<>(
+          "ryow.clusterName",
+          PropertyType.text(100),
+          "",
+          "Name of the cluster in every log message and in its JMX MBean"
+              + " (dev.ryow.jdbc:type=Cluster,name=...). Empty: the primary's host:port. Connections with"
+              + " different names keep separate metrics.");
+
   /** All properties, in documentation order. */
-  public static final List<RyowProperty<?>> ALL = List.of(GTID_CAPTURE, WAIT_TIMEOUT_MILLIS, FALLBACK);
+  public static final List<RyowProperty<?>> ALL = List.of(GTID_CAPTURE, WAIT_TIMEOUT_MILLIS, FALLBACK, CLUSTER_NAME);
 
   private static final Map<String, RyowProperty<?>> BY_LOWER_NAME =
       ALL.stream()

@@ -71,6 +71,12 @@ public record RyowUrl(List<HostSpec> hosts, String database, Map<String, String>
     if (text.isEmpty()) {
       throw new ConfigException("Empty host in the URL's host list (two commas, or a trailing comma?)");
     }
+    if (text.indexOf('@') >= 0) {
+      // Never echo this part: it may hold a password (user:password@host).
+      throw new ConfigException(
+          "Credentials in the host part of the URL (user:password@host) are not supported: pass user and"
+              + " password as URL parameters (?user=...&password=...) or as connection properties");
+    }
     String host;
     String portText = null;
     if (text.startsWith("[")) {
@@ -146,7 +152,8 @@ public record RyowUrl(List<HostSpec> hosts, String database, Map<String, String>
     try {
       return URLDecoder.decode(text, StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException("Malformed percent-encoding in the URL's " + what, e);
+      // No cause attached: the decoder's message quotes the text, which may be a password.
+      throw new ConfigException("Malformed percent-encoding in the URL's " + what);
     }
   }
 }

@@ -5,12 +5,16 @@ import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.WaitOutcome;
 import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * "Wait or skip?" Decides, for one logical connection, whether a replica read may run on its replica
  * now, after waiting for the watermark, or must go elsewhere.
  */
 public final class ConsistencyGate {
+  private static final Logger LOG = LoggerFactory.getLogger(ConsistencyGate.class);
+
   private final Cluster cluster;
   private @Nullable GtidSet verifiedOnReplica;
 
@@ -35,7 +39,11 @@ public final class ConsistencyGate {
     }
     long start = System.nanoTime();
     WaitOutcome outcome = replica.waitFor(watermark, cluster.waitTimeoutSeconds());
-    cluster.metrics().waited(System.nanoTime() - start);
+    long waitedNanos = System.nanoTime() - start;
+    cluster.metrics().waited(waitedNanos);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("[{}] waited {} us on replica {} for {}: {}", cluster.name(), waitedNanos / 1000, endpoint, watermark, outcome);
+    }
     if (outcome == WaitOutcome.REACHED) {
       verifiedOnReplica = watermark;
       endpoint.learn(watermark);
@@ -51,13 +59,16 @@ public final class ConsistencyGate {
       decision = cluster.fallback().onWaitFailed(endpoint, outcome, cluster.waitTimeoutMillis());
     } catch (SQLException rejected) {
       cluster.metrics().fallbackRejected();
+      LOG.debug("[{}] replica {} {}: read refused (ryow.fallback=error)", cluster.name(), endpoint, outcome);
       throw rejected;
     }
     if (decision == FallbackPolicy.Decision.STALE_REPLICA) {
       cluster.metrics().staleRead();
+      LOG.debug("[{}] replica {} {}: read runs there anyway, possibly stale (ryow.fallback=stale)", cluster.name(), endpoint, outcome);
       return ReadPlacement.REPLICA_STALE;
     }
     cluster.metrics().fellBackToPrimary();
+    LOG.debug("[{}] replica {} {}: read falls back to the primary", cluster.name(), endpoint, outcome);
     return ReadPlacement.PRIMARY_FALLBACK;
   }
 
