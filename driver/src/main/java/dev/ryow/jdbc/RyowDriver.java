@@ -126,8 +126,12 @@ public final class RyowDriver implements Driver {
         passThrough.setProperty(key, given.getProperty(key));
       }
     }
+    // Connector/J lists user and password twice, and host/port/dbname, which the jdbc:ryow: URL names.
+    java.util.Set<String> seen = new java.util.HashSet<>(List.of("host", "port", "dbname"));
     for (DriverPropertyInfo pi : connector().propertyInfo("jdbc:mysql://localhost/", passThrough)) {
-      all.add(pi);
+      if (seen.add(pi.name)) {
+        all.add(pi);
+      }
     }
     return all.toArray(DriverPropertyInfo[]::new);
   }

@@ -40,14 +40,14 @@ public final class Masking {
     }
     start += 2;
     int end = start;
-    while (end < url.length() && url.charAt(end) != '/' && url.charAt(end) != '?') {
+    while (end < url.length() && url.charAt(end) != '?') {
       end++;
     }
     String hosts = url.substring(start, end);
     if (hosts.indexOf('@') < 0) {
       return url;
     }
-    // Everything up to the last '@' goes: a password may itself contain ',' or '@'.
+    // Everything up to the last '@' before the query goes: a password may itself contain ',', '/' or '@'.
     return url.substring(0, start) + MASK + hosts.substring(hosts.lastIndexOf('@')) + url.substring(end);
   }
 
