@@ -69,7 +69,8 @@ class ToolJarIT {
         "INSERT INTO tool_it (id, v) VALUES (1, 'written-by-sqlline');\n"
             + "SELECT v, @@port AS port, @@server_uuid AS uuid FROM tool_it WHERE id = 1;\n");
     String url = "jdbc:ryow:mysql://" + Topology.HOST + ":" + PRIMARY_PORT + "," + Topology.HOST + ":" + REPLICA_PORTS.get(0)
-        + "," + Topology.HOST + ":" + REPLICA_PORTS.get(1) + "/" + Topology.DATABASE;
+        + "," + Topology.HOST + ":" + REPLICA_PORTS.get(1) + "/" + Topology.DATABASE
+        + "?ryow.waitTimeout=5000"; // a busy machine must not turn the checked replica read into a fallback
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> command = new ArrayList<>(List.of(
         java.toString(), "-cp", ALL_JAR + File.pathSeparator + SQLLINE_JAR, "sqlline.SqlLine",
