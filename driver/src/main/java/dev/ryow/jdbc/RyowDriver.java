@@ -6,6 +6,7 @@ import dev.ryow.jdbc.config.RyowProperty;
 import dev.ryow.jdbc.config.RyowUrl;
 import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.route.ClusterMBeans;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -30,11 +31,14 @@ import org.jspecify.annotations.Nullable;
  * Keys starting with {@code ryow.} configure this driver; all others pass to Connector/J.
  */
 public final class RyowDriver implements Driver {
-  /** Major version of this driver. */
-  public static final int MAJOR_VERSION = 0;
-  /** Minor version of this driver. */
-  public static final int MINOR_VERSION = 1;
+  /** The full version of this driver (the Maven project version), e.g. {@code 0.1.0}. */
+  public static final String VERSION = DriverVersion.TEXT;
+  /** Major version of this driver, from {@link #VERSION}. */
+  public static final int MAJOR_VERSION = DriverVersion.MAJOR;
+  /** Minor version of this driver, from {@link #VERSION}. */
+  public static final int MINOR_VERSION = DriverVersion.MINOR;
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RyowDriver.class);
   private static final RyowDriver INSTANCE = new RyowDriver();
 
   static {
@@ -61,11 +65,22 @@ public final class RyowDriver implements Driver {
     }
     try {
       RyowConfig config = RyowConfig.from(url, info == null ? new Properties() : info);
-      Cluster cluster = clusters.computeIfAbsent(config.clusterKey(), key -> new Cluster(config));
+      Cluster cluster = clusters.computeIfAbsent(config.clusterKey(), key -> newCluster(config));
       return LogicalConnection.open(cluster, config, connector());
     } catch (RuntimeException e) {
       throw new SQLException("Unexpected failure opening a " + RyowUrl.SCHEME + " connection: " + e, "08001", e);
     }
+  }
+
+  private static Cluster newCluster(RyowConfig config) {
+    Cluster cluster = new Cluster(config);
+    LOG.info("[{}] new cluster, ryow-jdbc {}: {}", cluster.name(), VERSION, config);
+    return ClusterMBeans.register(cluster);
+  }
+
+  /** The instance registered with {@link DriverManager}; {@link RyowDataSource} connects through it. */
+  static RyowDriver registered() {
+    return INSTANCE;
   }
 
   private ConnectorJ connector() throws SQLException {
@@ -84,11 +99,18 @@ public final class RyowDriver implements Driver {
 
   /**
    * Every {@code ryow.*} property with its description, default and choices, followed by
-   * Connector/J's properties for the pass-through part.
+   * Connector/J's properties for the pass-through part. Values given in {@code info} or in the
+   * URL's parameters (the URL wins, as at {@code connect}) are reported as the current values.
    */
   @Override
   public DriverPropertyInfo[] getPropertyInfo(@Nullable String url, @Nullable Properties info) throws SQLException {
-    Properties given = info == null ? new Properties() : info;
+    Properties given = new Properties();
+    if (info != null) {
+      info.stringPropertyNames().forEach(key -> given.setProperty(key, info.getProperty(key)));
+    }
+    if (url != null && RyowUrl.accepts(url)) {
+      RyowUrl.parse(url).parameters().forEach(given::setProperty);
+    }
     List<DriverPropertyInfo> all = new ArrayList<>();
     for (RyowProperty<?> property : RyowProperties.ALL) {
       DriverPropertyInfo pi =
@@ -98,8 +120,18 @@ public final class RyowDriver implements Driver {
       pi.choices = property.choices().isEmpty() ? null : property.choices().toArray(String[]::new);
       all.add(pi);
     }
-    for (DriverPropertyInfo pi : connector().propertyInfo("jdbc:mysql://localhost/", given)) {
-      all.add(pi);
+    Properties passThrough = new Properties();
+    for (String key : given.stringPropertyNames()) {
+      if (!key.regionMatches(true, 0, RyowProperties.PREFIX, 0, RyowProperties.PREFIX.length())) {
+        passThrough.setProperty(key, given.getProperty(key));
+      }
+    }
+    // Connector/J lists user and password twice, and host/port/dbname, which the jdbc:ryow: URL names.
+    java.util.Set<String> seen = new java.util.HashSet<>(List.of("host", "port", "dbname"));
+    for (DriverPropertyInfo pi : connector().propertyInfo("jdbc:mysql://localhost/", passThrough)) {
+      if (seen.add(pi.name)) {
+        all.add(pi);
+      }
     }
     return all.toArray(DriverPropertyInfo[]::new);
   }

@@ -15,8 +15,9 @@ public final class Masking {
     return k.contains("password") || k.contains("secret") || k.endsWith("key");
   }
 
-  /** A URL with the values of secret parameters masked. */
+  /** A URL with credentials in its host part ({@code user:password@host}) and the values of secret parameters masked. */
   public static String maskUrl(String url) {
+    url = maskUserInfo(url);
     int query = url.indexOf('?');
     if (query < 0) {
       return url;
@@ -30,6 +31,24 @@ public final class Masking {
       out.append(maskParameter(pairs[i]));
     }
     return out.toString();
+  }
+
+  private static String maskUserInfo(String url) {
+    int start = url.indexOf("//");
+    if (start < 0) {
+      return url;
+    }
+    start += 2;
+    int end = start;
+    while (end < url.length() && url.charAt(end) != '?') {
+      end++;
+    }
+    String hosts = url.substring(start, end);
+    if (hosts.indexOf('@') < 0) {
+      return url;
+    }
+    // Everything up to the last '@' before the query goes: a password may itself contain ',', '/' or '@'.
+    return url.substring(0, start) + MASK + hosts.substring(hosts.lastIndexOf('@')) + url.substring(end);
   }
 
   /** One {@code key=value} pair with the value masked if the key is secret. */

@@ -10,7 +10,8 @@ public final class PropertyTable {
     out.append("| Property | Default | Accepted | Description |\n");
     out.append("|---|---|---|---|\n");
     for (RyowProperty<?> p : RyowProperties.ALL) {
-      out.append("| `").append(p.name()).append("` | `").append(p.defaultText()).append("` | ")
+      String defaultCell = p.defaultText().isEmpty() ? "*(empty)*" : "`" + p.defaultText() + "`";
+      out.append("| `").append(p.name()).append("` | ").append(defaultCell).append(" | ")
           .append(p.accepted()).append(" | ").append(p.description().replace("|", "\\|")).append(" |\n");
     }
     return out.toString();

@@ -73,6 +73,34 @@ interface PropertyType<T> {
     };
   }
 
+  /** Free text of at most {@code maxLength} characters without control characters (empty allowed). */
+  static PropertyType<String> text(int maxLength) {
+    return new PropertyType<>() {
+      @Override
+      public String parse(String text) {
+        if (text.length() > maxLength) {
+          throw new IllegalArgumentException("expected " + describe() + " but it has " + text.length() + " characters");
+        }
+        for (int i = 0; i < text.length(); i++) {
+          if (Character.isISOControl(text.charAt(i))) {
+            throw new IllegalArgumentException("expected " + describe() + " but it contains a control character");
+          }
+        }
+        return text;
+      }
+
+      @Override
+      public List<String> choices() {
+        return List.of();
+      }
+
+      @Override
+      public String describe() {
+        return "text, at most " + maxLength + " characters";
+      }
+    };
+  }
+
   /** One of the constants of {@code type}, written in lower case (case-insensitive on input). */
   static <E extends Enum<E>> PropertyType<E> choice(Class<E> type) {
     E[] constants = type.getEnumConstants();

@@ -120,6 +120,12 @@ public final class RyowConfig {
     return copy;
   }
 
+  /** The cluster's name for logs and JMX: {@code ryow.clusterName}, or the primary's {@code host:port}. */
+  public String clusterName() {
+    String name = get(RyowProperties.CLUSTER_NAME);
+    return name.isEmpty() ? primary.address() : name;
+  }
+
   /** Identity of the cluster this config describes: hosts, database and settings, not credentials. */
   public String clusterKey() {
     return clusterKey;

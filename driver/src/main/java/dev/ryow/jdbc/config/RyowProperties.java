@@ -84,6 +84,16 @@ public final class RyowProperties {
           "If set, tokens are signed with HMAC-SHA256 under this key and unsigned or wrongly signed tokens are"
               + " rejected, so clients cannot forge tokens that make reads wait.");
 
+  /** The cluster's name in log messages and in its JMX MBean's name. */
+  public static final RyowProperty<String> CLUSTER_NAME =
+      new RyowProperty<>(
+          "ryow.clusterName",
+          PropertyType.text(100),
+          "",
+          "Name of the cluster in every log message and in its JMX MBean"
+              + " (dev.ryow.jdbc:type=Cluster,name=...). Empty: the primary's host:port. Connections with"
+              + " different names keep separate metrics.");
+
   /** All properties, in documentation order. */
   public static final List<RyowProperty<?>> ALL =
       List.of(
@@ -94,7 +104,8 @@ public final class RyowProperties {
           UNKNOWN_GTIDS,
           TOKEN_MAX_LENGTH,
           TOKEN_MAX_INTERVALS,
-          TOKEN_KEY);
+          TOKEN_KEY,
+          CLUSTER_NAME);
 
   private static final Map<String, RyowProperty<?>> BY_LOWER_NAME =
       ALL.stream()

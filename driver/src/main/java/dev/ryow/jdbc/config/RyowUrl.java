@@ -47,6 +47,12 @@ public record RyowUrl(List<HostSpec> hosts, String database, Map<String, String>
     int query = rest.indexOf('?');
     String beforeQuery = query < 0 ? rest : rest.substring(0, query);
     String queryText = query < 0 ? "" : rest.substring(query + 1);
+    if (beforeQuery.indexOf('@') >= 0) {
+      // Never echo this part: it may hold a password (user:password@host), which may contain '/' or ','.
+      throw new ConfigException(
+          "Credentials in the host part of the URL (user:password@host) are not supported: pass user and"
+              + " password as URL parameters (?user=...&password=...) or as connection properties");
+    }
     int slash = beforeQuery.indexOf('/');
     String hostList = slash < 0 ? beforeQuery : beforeQuery.substring(0, slash);
     String database = slash < 0 ? "" : decode(beforeQuery.substring(slash + 1), "database name");
@@ -146,7 +152,8 @@ public record RyowUrl(List<HostSpec> hosts, String database, Map<String, String>
     try {
       return URLDecoder.decode(text, StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException("Malformed percent-encoding in the URL's " + what, e);
+      // No cause attached: the decoder's message quotes the text, which may be a password.
+      throw new ConfigException("Malformed percent-encoding in the URL's " + what);
     }
   }
 }

@@ -144,6 +144,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
       }
     }
     last = target;
+    if (LOG.isTraceEnabled()) {
+      LOG.trace("[{}] {} statement runs on {}", cluster.name(), kind, target);
+    }
     return target;
   }
 

@@ -34,7 +34,7 @@ public final class Cluster {
 
   /** Builds the shared state for a config. */
   public Cluster(RyowConfig config) {
-    this.name = config.primary().toString();
+    this.name = config.clusterName();
     this.replicas = config.replicas().stream().map(ReplicaEndpoint::new).toList();
     this.fallback = FallbackPolicy.of(config.get(RyowProperties.FALLBACK));
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
@@ -80,7 +80,7 @@ public final class Cluster {
     primaryExecuted.advance(gtids);
   }
 
-  /** A short name for messages: the primary's address. */
+  /** The name in messages and JMX: {@code ryow.clusterName}, or the primary's address. */
   public String name() {
     return name;
   }

@@ -6,12 +6,16 @@ import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.WaitOutcome;
 import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * "Wait or skip?" Decides, for one logical connection, whether a replica read may run on its replica
  * now, after waiting for the watermark, or must go elsewhere.
  */
 public final class ConsistencyGate {
+  private static final Logger LOG = LoggerFactory.getLogger(ConsistencyGate.class);
+
   private final Cluster cluster;
   private @Nullable GtidSet verifiedOnReplica;
   private long lastWaitNanos;
@@ -40,6 +44,9 @@ public final class ConsistencyGate {
     WaitOutcome outcome = replica.waitFor(watermark, cluster.waitTimeoutSeconds());
     lastWaitNanos = Math.max(1, System.nanoTime() - start);
     cluster.metrics().waited(lastWaitNanos);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("[{}] waited {} us on replica {} for {}: {}", cluster.name(), lastWaitNanos / 1000, endpoint, watermark, outcome);
+    }
     if (outcome == WaitOutcome.REACHED) {
       verifiedOnReplica = watermark;
       endpoint.learn(watermark);
@@ -55,13 +62,16 @@ public final class ConsistencyGate {
       decision = cluster.fallback().onWaitFailed(endpoint, outcome, cluster.waitTimeoutMillis());
     } catch (SQLException rejected) {
       cluster.metrics().fallbackRejected();
+      LOG.debug("[{}] replica {} {}: read refused (ryow.fallback=error)", cluster.name(), endpoint, outcome);
       throw rejected;
     }
     if (decision == FallbackPolicy.Decision.STALE_REPLICA) {
       cluster.metrics().staleRead();
+      LOG.debug("[{}] replica {} {}: read runs there anyway, possibly stale (ryow.fallback=stale)", cluster.name(), endpoint, outcome);
       return ReadPlacement.REPLICA_STALE;
     }
     cluster.metrics().fellBackToPrimary();
+    LOG.debug("[{}] replica {} {}: read falls back to the primary", cluster.name(), endpoint, outcome);
     return ReadPlacement.PRIMARY_FALLBACK;
   }
 

@@ -70,7 +70,7 @@ public final class ConnectorJ {
     }
     try {
       ServerIdentity identity = probe(connection, host, role, sink != null);
-      return new PhysicalConnection(connection, host, role, identity, sink);
+      return new PhysicalConnection(connection, host, role, identity, sink, config.clusterName());
     } catch (SQLException | RuntimeException e) {
       try {
         connection.close();

@@ -27,17 +27,19 @@ final class GtidTracker implements SessionStateChangesListener {
 
   private final MysqlConnection connection;
   private final Consumer<GtidSet> sink;
+  private final String clusterName;
   private @Nullable ServerSessionStateController controller;
   private volatile boolean damaged;
 
-  private GtidTracker(MysqlConnection connection, Consumer<GtidSet> sink) {
+  private GtidTracker(MysqlConnection connection, Consumer<GtidSet> sink, String clusterName) {
     this.connection = connection;
     this.sink = sink;
+    this.clusterName = clusterName;
   }
 
   /** Attaches a tracker to a physical primary connection. */
-  static GtidTracker attach(Connection physical, Consumer<GtidSet> sink) throws SQLException {
-    GtidTracker tracker = new GtidTracker(physical.unwrap(MysqlConnection.class), sink);
+  static GtidTracker attach(Connection physical, Consumer<GtidSet> sink, String clusterName) throws SQLException {
+    GtidTracker tracker = new GtidTracker(physical.unwrap(MysqlConnection.class), sink, clusterName);
     tracker.reattach();
     return tracker;
   }
@@ -74,7 +76,8 @@ final class GtidTracker implements SessionStateChangesListener {
         } catch (MalformedGtidSetException e) {
           // Never throw into Connector/J's packet reader; the owner falls back to a query capture.
           damaged = true;
-          LOG.warn("Unparseable GTID in the primary's OK packet, falling back to a query capture: {}", e.getMessage());
+          LOG.warn("[{}] unparseable GTID in the primary's OK packet, falling back to a query capture: {}",
+              clusterName, e.getMessage());
         }
       }
     }

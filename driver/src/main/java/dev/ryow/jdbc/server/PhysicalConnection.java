@@ -34,13 +34,14 @@ public final class PhysicalConnection implements AutoCloseable {
       HostSpec host,
       ServerRole role,
       ServerIdentity identity,
-      @Nullable Consumer<GtidSet> ownGtidSink)
+      @Nullable Consumer<GtidSet> ownGtidSink,
+      String clusterName)
       throws SQLException {
     this.connection = connection;
     this.host = host;
     this.role = role;
     this.identity = identity;
-    this.tracker = ownGtidSink == null ? null : GtidTracker.attach(connection, ownGtidSink);
+    this.tracker = ownGtidSink == null ? null : GtidTracker.attach(connection, ownGtidSink, clusterName);
   }
 
   /** The JDBC connection; statements of the application run on it. */

@@ -1,0 +1,10 @@
+package dev.ryow.jdbc.metrics;
+
+/**
+ * What a cluster knows of one replica at one moment, as shown in the {@code Replicas} table of its
+ * JMX MBean (one row per replica, one column per component, indexed by the first component).
+ *
+ * @param address {@code host:port} as written in the URL
+ * @param knownExecuted a GTID set the replica is known to have executed (learned from waits; it lags the truth)
+ */
+public record ReplicaState(String address, String knownExecuted) {}
