@@ -1,5 +1,6 @@
 package dev.ryow.bench;
 
+import dev.ryow.jdbc.sql.ClassificationCache;
 import dev.ryow.jdbc.sql.SqlClassifier;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.util.Map;
@@ -55,11 +56,31 @@ public class ClassifierBenchmark {
   @Setup
   public void setUp() {
     sql = new String(STATEMENTS.get(statement).toCharArray());
+    sameTextRebuilt = new String(sql.toCharArray());
+    cache.classify(sql);
   }
 
-  /** One classification. */
+  private final ClassificationCache cache = new ClassificationCache();
+  private String sameTextRebuilt;
+
+  /** One classification: the scan a new SQL text costs. */
   @Benchmark
   public StatementKind classify() {
     return SqlClassifier.classify(sql);
+  }
+
+  /**
+   * What a plain {@code Statement} pays when it sends the same SQL string again: the cluster's
+   * {@link ClassificationCache} answers from a hash lookup.
+   */
+  @Benchmark
+  public StatementKind classifyRepeated() {
+    return cache.classify(sql);
+  }
+
+  /** The same text rebuilt as a new String each time (hash and compare, no scan): JMH state keeps one copy. */
+  @Benchmark
+  public StatementKind classifyRepeatedTextNewString() {
+    return cache.classify(sameTextRebuilt);
   }
 }

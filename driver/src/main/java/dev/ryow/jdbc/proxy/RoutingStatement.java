@@ -1,7 +1,7 @@
 package dev.ryow.jdbc.proxy;
 
 import dev.ryow.jdbc.server.PhysicalConnection;
-import dev.ryow.jdbc.sql.SqlClassifier;
+import dev.ryow.jdbc.sql.ClassificationCache;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 class RoutingStatement implements Statement {
   final LogicalConnection connection;
   final StatementShape shape;
+  private final ClassificationCache classifications;
 
   private @Nullable Statement onPrimary;
   private @Nullable Statement onReplica;
@@ -42,6 +43,7 @@ class RoutingStatement implements Statement {
   RoutingStatement(LogicalConnection connection, StatementShape shape) {
     this.connection = connection;
     this.shape = shape;
+    this.classifications = connection.cluster().classifications();
   }
 
   // ---------------------------------------------------------------- physical statements
@@ -150,7 +152,7 @@ class RoutingStatement implements Statement {
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
     checkOpen();
-    StatementKind kind = SqlClassifier.classify(sql);
+    StatementKind kind = classifications.classify(sql);
     PhysicalConnection on = connection.acquire(kind);
     ResultSet rs;
     try {
@@ -166,7 +168,7 @@ class RoutingStatement implements Statement {
   @Override
   public boolean execute(String sql) throws SQLException {
     checkOpen();
-    StatementKind kind = SqlClassifier.classify(sql);
+    StatementKind kind = classifications.classify(sql);
     PhysicalConnection on = connection.acquire(kind);
     boolean result;
     try {
@@ -244,7 +246,7 @@ class RoutingStatement implements Statement {
   private long update(String sql, UpdateForm form, int keysFlag, int @Nullable [] indexes, String @Nullable [] names)
       throws SQLException {
     checkOpen();
-    StatementKind kind = SqlClassifier.classify(sql);
+    StatementKind kind = classifications.classify(sql);
     PhysicalConnection on = connection.acquire(kind);
     long result;
     try {

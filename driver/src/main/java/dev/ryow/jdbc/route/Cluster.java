@@ -8,6 +8,7 @@ import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
+import dev.ryow.jdbc.sql.ClassificationCache;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,6 +24,7 @@ public final class Cluster {
   private final int waitTimeoutMillis;
   private final BigDecimal waitTimeoutSeconds;
   private final ClusterMetrics metrics = new ClusterMetrics();
+  private final ClassificationCache classifications = new ClassificationCache();
   private final AtomicInteger nextReplica = new AtomicInteger();
   private final ConsistencyMode consistency;
   private final UnknownGtidPolicy unknownGtids;
@@ -123,6 +125,11 @@ public final class Cluster {
   /** {@code ryow.waitTimeout} in seconds, as bound to {@code WAIT_FOR_EXECUTED_GTID_SET}. */
   public BigDecimal waitTimeoutSeconds() {
     return waitTimeoutSeconds;
+  }
+
+  /** Classifies SQL sent through plain statements, remembering recent texts. */
+  public ClassificationCache classifications() {
+    return classifications;
   }
 
   /** The cluster's counters. */

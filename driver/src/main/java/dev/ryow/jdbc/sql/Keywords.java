@@ -371,8 +371,14 @@ final class Keywords {
 
   private static final int[] CATEGORY = new int[NAMES.length];
 
-  /** Codes bucketed by the upper-case first letter, A..Z. */
-  private static final int[][] BY_FIRST = new int[26][];
+  /**
+   * Open-addressing hash table of the codes (linear probing, load below 1/2): a word costs one hash
+   * over its characters and, almost always, one comparison.
+   */
+  private static final int SLOT_MASK = 1023;
+  private static final int[] SLOTS = new int[SLOT_MASK + 1];
+  private static final int[] HASHES = new int[NAMES.length];
+  private static final int MAX_LENGTH;
 
   static {
     CATEGORY[GET_LOCK] = FN_PIN;
@@ -474,35 +480,61 @@ final class Keywords {
     CATEGORY[POWER] = FN_PURE;
     CATEGORY[SIGN] = FN_PURE;
     CATEGORY[TRUNCATE] = FN_PURE;
-    int[] counts = new int[26];
-    for (String name : NAMES) {
-      counts[name.charAt(0) - 'A']++;
-    }
-    for (int b = 0; b < 26; b++) {
-      BY_FIRST[b] = new int[counts[b]];
-      counts[b] = 0;
-    }
+    java.util.Arrays.fill(SLOTS, NONE);
+    int longest = 0;
     for (int code = 0; code < NAMES.length; code++) {
-      int b = NAMES[code].charAt(0) - 'A';
-      BY_FIRST[b][counts[b]++] = code;
+      String name = NAMES[code];
+      longest = Math.max(longest, name.length());
+      int h = hash(name, 0, name.length());
+      HASHES[code] = h;
+      int slot = h & SLOT_MASK;
+      while (SLOTS[slot] != NONE) {
+        slot = (slot + 1) & SLOT_MASK;
+      }
+      SLOTS[slot] = code;
     }
+    MAX_LENGTH = longest;
+  }
+
+  /**
+   * Hash of the ASCII-upper-cased word {@code s[start, end)}; {@code 0} for a word with a char that
+   * no keyword has (non-ASCII), which no keyword hashes to.
+   */
+  private static int hash(String s, int start, int end) {
+    int h = 1;
+    for (int i = start; i < end; i++) {
+      char c = s.charAt(i);
+      if (c >= 'a' && c <= 'z') {
+        c -= 'a' - 'A';
+      } else if (c > 'Z' && c != '_') {
+        return 0;
+      }
+      h = 31 * h + c;
+    }
+    h ^= h >>> 15;
+    h *= 0x2c1b3c6d;
+    h ^= h >>> 12;
+    return h == 0 ? 1 : h;
   }
 
   private Keywords() {}
 
   /** The code of the word {@code s[start, end)}, or {@link #NONE}. */
   static int lookup(String s, int start, int end) {
-    char first = s.charAt(start);
-    if (first >= 'a' && first <= 'z') {
-      first -= 'a' - 'A';
-    }
-    if (first < 'A' || first > 'Z') {
+    if (end - start > MAX_LENGTH) {
       return NONE;
     }
-    for (int code : BY_FIRST[first - 'A']) {
-      if (SqlLexer.asciiEqualsIgnoreCase(s, start, end, NAMES[code])) {
+    int h = hash(s, start, end);
+    if (h == 0) {
+      return NONE;
+    }
+    int slot = h & SLOT_MASK;
+    int code;
+    while ((code = SLOTS[slot]) != NONE) {
+      if (HASHES[code] == h && SqlLexer.asciiEqualsIgnoreCase(s, start, end, NAMES[code])) {
         return code;
       }
+      slot = (slot + 1) & SLOT_MASK;
     }
     return NONE;
   }
