@@ -15,6 +15,21 @@ package dev.ryow.jdbc.metrics;
  * @param fallbacksRejected reads refused after a failed wait
  * @param staleReads reads served by a replica not known to have the watermark
  * @param gtidQueries {@code SELECT @@global.gtid_executed} captures
+ * @param waitsCapped reads that did not wait on a replica because its waiter cap was reached
+ * @param outOfRotationSkips times a read needing a wait passed over a replica out of rotation
+ * @param fallbacksThrottled reads that should have gone to the primary when the fallback budget was spent
+ * @param positionPolls background polls of a server's position and health
+ * @param positionResets replica positions discarded (server_uuid changed or GTIDs went backwards)
+ * @param replicaFailures replicas leaving rotation
+ * @param replicaRecoveries replicas coming back into rotation
+ * @param readsRetried reads run again elsewhere after their server connection failed
+ * @param primaryReconnects new physical primary connections after one was lost
+ * @param primaryFailovers times the cluster moved to a different writable server
+ * @param lostGtidsForgotten watermarks that named GTIDs the primary lacks (dropped, logged)
+ * @param replicasInRotation replicas in rotation at the last poll
+ * @param replicasOutOfRotation replicas out of rotation at the last poll
+ * @param maxApplierLagMillis largest applier lag at the last poll (performance_schema timestamps)
+ * @param replicaStates per replica at the last poll: {@code host:port=STATE lag=Nms waiters=N}, {@code ;}-separated
  */
 public record MetricsSnapshot(
     long replicaReads,
@@ -28,11 +43,32 @@ public record MetricsSnapshot(
     long fallbacksToPrimary,
     long fallbacksRejected,
     long staleReads,
-    long gtidQueries) {
+    long gtidQueries,
+    long waitsCapped,
+    long outOfRotationSkips,
+    long fallbacksThrottled,
+    long positionPolls,
+    long positionResets,
+    long replicaFailures,
+    long replicaRecoveries,
+    long readsRetried,
+    long primaryReconnects,
+    long primaryFailovers,
+    long lostGtidsForgotten,
+    long replicasInRotation,
+    long replicasOutOfRotation,
+    long maxApplierLagMillis,
+    String replicaStates) {
 
   /** Share of reads served by replicas, 0..1 (0 when there were no reads). */
   public double replicaShare() {
     long reads = replicaReads + primaryReads;
     return reads == 0 ? 0 : (double) replicaReads / reads;
+  }
+
+  /** Share of replica reads that needed no wait round trip, 0..1 (0 when there were none). */
+  public double noWaitShare() {
+    long replicaEligible = waitsSkipped + waits;
+    return replicaEligible == 0 ? 0 : (double) waitsSkipped / replicaEligible;
   }
 }
