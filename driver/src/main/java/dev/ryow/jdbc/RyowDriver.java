@@ -61,8 +61,9 @@ public final class RyowDriver implements Driver {
     }
     try {
       RyowConfig config = RyowConfig.from(url, info == null ? new Properties() : info);
-      Cluster cluster = clusters.computeIfAbsent(config.clusterKey(), key -> new Cluster(config));
-      return LogicalConnection.open(cluster, config, connector());
+      ConnectorJ connectorJ = connector();
+      Cluster cluster = clusters.computeIfAbsent(config.clusterKey(), key -> new Cluster(config, connectorJ));
+      return LogicalConnection.open(cluster, config, connectorJ);
     } catch (RuntimeException e) {
       throw new SQLException("Unexpected failure opening a " + RyowUrl.SCHEME + " connection: " + e, "08001", e);
     }

@@ -9,7 +9,6 @@ import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.MalformedGtidSetException;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.ConsistencyGate;
 import dev.ryow.jdbc.route.ReadPlacement;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Router;
@@ -31,12 +30,12 @@ import java.sql.SQLClientInfoException;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.SQLWarning;
 import java.sql.SQLXML;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Struct;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executor;
@@ -46,8 +45,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@link Connection} an application gets from {@code jdbc:ryow:}. Holds the primary physical
- * connection, a lazily opened replica connection, the session state both must share and the
- * connection's watermark, and decides for each statement which one runs it.
+ * connection (replaced after it broke or the cluster failed over), lazily opened replica connections
+ * ({@link ReplicaSet}), the session state they must all share and the connection's watermark, and
+ * decides for each statement which one runs it.
  *
  * <p>Like any JDBC connection it is meant for one thread at a time.
  */
@@ -58,18 +58,23 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private final RyowConfig config;
   private final ConnectorJ connector;
   private final Watermark watermark;
-  private final ConsistencyGate gate;
-  private final PhysicalConnection primary;
   private final boolean queryCapture;
-  private final int replicaStart;
+  private final SessionState session = new SessionState();
+  private final ReplicaSet replicas;
 
-  private @Nullable PhysicalConnection replica;
-  private @Nullable ReplicaEndpoint replicaEndpoint;
-  private final SessionMirror replicaSession = new SessionMirror();
+  /** The physical primary connection; replaced after it broke or the cluster moved to another primary. */
+  private PhysicalConnection primary;
+  private SessionMirror primaryMirror;
+  /** The cluster's primary epoch {@link #primary} belongs to. */
+  private long primaryEpoch;
+  /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
+  private long watermarkCheckedEpoch;
 
   private boolean autoCommit = true;
   private boolean readOnly;
   private boolean inSqlTransaction;
+  /** A statement ran on the primary inside the current transaction: its connection must not be swapped. */
+  private boolean transactionDirty;
   /**
    * A statement created session state that only the primary has (temporary table, user lock,
    * {@code LOCK TABLES}, server-side {@code PREPARE}, {@code SET autocommit}...): every later statement of
@@ -90,13 +95,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.config = config;
     this.connector = connector;
     this.watermark = watermark;
-    this.gate = new ConsistencyGate(cluster);
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
-    this.primary = connector.openPrimary(config, watermark::advance);
-    this.replicaStart = cluster.nextReplicaStart();
+    this.primary = connectPrimary();
+    this.primaryMirror = new SessionMirror(session);
+    this.watermarkCheckedEpoch = primaryEpoch;
+    this.replicas = new ReplicaSet(cluster, config, connector, session);
+    cluster.connectionOpened();
   }
 
-  /** Opens the primary connection; the replica connection opens on the first replica read. */
+  /** Opens the primary connection; replica connections open on the first replica reads. */
   public static LogicalConnection open(Cluster cluster, RyowConfig config, ConnectorJ connector) throws SQLException {
     return new LogicalConnection(cluster, config, connector, new Watermark());
   }
@@ -114,9 +121,10 @@ public final class LogicalConnection implements Connection, RyowConnection {
    */
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
+    ensurePrimary();
     PhysicalConnection target = primary;
     if (Router.route(kind, autoCommit, readOnly, inSqlTransaction, pinnedToPrimary) == Target.REPLICA) {
-      PhysicalConnection r = replicaReadyForRead();
+      PhysicalConnection r = replicaReadyForRead(null);
       if (r != null) {
         target = r;
       }
@@ -125,79 +133,150 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return target;
   }
 
-  private @Nullable PhysicalConnection replicaReadyForRead() throws SQLException {
+  private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude) throws SQLException {
     if (queryCapture) {
       captureIfDue();
     }
-    PhysicalConnection r = replicaConnection();
-    if (r == null) {
-      lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
-      return null;
-    }
-    ReplicaEndpoint endpoint = replicaEndpoint;
     try {
-      replicaSession.sync(r.jdbc(), autoCommit || !readOnly);
-      ReadPlacement placement = gate.admit(r, endpoint, watermark.current());
-      lastPlacement = placement;
-      return placement == ReadPlacement.PRIMARY_FALLBACK ? null : r;
-    } catch (SQLException e) {
-      if (!Sql.isConnectionFailure(e)) {
-        throw e;
-      }
-      dropReplica(e);
-      cluster.metrics().fellBackToPrimary();
-      lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
-      return null;
+      return replicas.admit(watermark.current(), autoCommit || !readOnly, exclude);
+    } finally {
+      lastPlacement = replicas.placement();
     }
-  }
-
-  private @Nullable PhysicalConnection replicaConnection() {
-    PhysicalConnection r = replica;
-    if (r != null) {
-      return r;
-    }
-    List<ReplicaEndpoint> replicas = cluster.replicas();
-    for (int attempt = 0; attempt < replicas.size(); attempt++) {
-      ReplicaEndpoint endpoint = cluster.replicaForAttempt(replicaStart, attempt);
-      try {
-        r = connector.openReplica(config, endpoint.host());
-        replica = r;
-        replicaEndpoint = endpoint;
-        replicaSession.newConnection();
-        gate.replicaChanged();
-        return r;
-      } catch (SQLException e) {
-        LOG.warn("[{}] replica {} unavailable, trying the next: {}", cluster.name(), endpoint, e.getMessage());
-      }
-    }
-    return null;
   }
 
   /**
-   * After {@code e} on {@code on}: returns the primary when the statement may safely run again there
-   * (a read whose replica connection failed), otherwise rethrows {@code e}.
+   * After {@code e} on {@code on}: returns where the statement may safely run again, or rethrows
+   * {@code e}. A read whose replica connection failed runs again on another replica (or the fallback).
+   * A statement the primary refused because it is read-only (it did not run) runs again on the new
+   * primary; a read whose primary connection failed runs again on a new connection. Nothing inside a
+   * transaction, and no write that may have committed, ever runs twice.
    */
-  PhysicalConnection retryTarget(PhysicalConnection on, SQLException e) throws SQLException {
-    if (on == primary || !Sql.isConnectionFailure(e) || !autoCommit) {
+  PhysicalConnection retryTarget(StatementKind kind, PhysicalConnection on, SQLException e) throws SQLException {
+    if (on != primary) {
+      if (!Sql.isConnectionFailure(e) || !autoCommit) {
+        throw e;
+      }
+      ReplicaEndpoint failed = replicas.failed(on, e);
+      LOG.warn("[{}] replica connection {} failed; the read runs again elsewhere: {}", cluster.name(), on, e.getMessage());
+      cluster.metrics().readRetried();
+      PhysicalConnection r = replicaReadyForRead(failed);
+      PhysicalConnection target = r != null ? r : primary;
+      last = target;
+      return target;
+    }
+    boolean refused = Sql.isReadOnlyRefusal(e);
+    boolean lost = Sql.isConnectionFailure(e);
+    if (!refused && !lost) {
       throw e;
     }
-    dropReplica(e);
-    cluster.metrics().fellBackToPrimary();
-    lastPlacement = ReadPlacement.PRIMARY_FALLBACK;
+    // Either way this connection must not serve the next statement: reconnect (and rediscover) first.
+    primary.markBroken();
+    boolean inTransaction = transactionDirty || !autoCommit || inSqlTransaction;
+    boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
+    if (inTransaction || pinnedToPrimary || !(refused || read)) {
+      LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), primary,
+          refused ? "refused the statement (read-only)" : "failed",
+          inTransaction ? "inside a transaction" : pinnedToPrimary ? "session state pinned to it" : "a write may have committed",
+          e.getMessage());
+      throw e;
+    }
+    replacePrimary(refused ? "the primary refused a write (read-only)" : "the primary connection failed: " + e.getMessage());
+    cluster.metrics().readRetried();
     last = primary;
     return primary;
   }
 
-  private void dropReplica(SQLException cause) {
-    PhysicalConnection r = replica;
-    LOG.warn("[{}] replica connection {} failed, reads go to the primary until another opens: {}",
-        cluster.name(), r, cause.getMessage());
-    replica = null;
-    replicaEndpoint = null;
-    gate.replicaChanged();
-    if (r != null) {
-      r.close();
+  // ---------------------------------------------------------------- the primary connection: reconnect, failover
+
+  /** Before a statement: a broken primary connection, or one to a server that is no longer the primary, is replaced. */
+  private void ensurePrimary() throws SQLException {
+    if (transactionDirty) {
+      return;
     }
+    boolean moved = cluster.primaryEpoch() != primaryEpoch;
+    if (!moved && !primary.isClosed()) {
+      return;
+    }
+    replacePrimary(moved ? "the cluster moved to primary " + cluster.primaryEndpoint() : "the primary connection was closed");
+  }
+
+  private void replacePrimary(String why) throws SQLException {
+    PhysicalConnection old = primary;
+    PhysicalConnection fresh = connectPrimary();
+    old.close();
+    if (pinnedToPrimary) {
+      LOG.warn("[{}] session state pinned to the old primary connection (temporary tables, locks...) is lost: {}",
+          cluster.name(), why);
+    }
+    primary = fresh;
+    SessionMirror mirror = new SessionMirror(session);
+    mirror.sync(fresh.jdbc(), autoCommit);
+    if (readOnly) {
+      fresh.jdbc().setReadOnly(true);
+    }
+    primaryMirror = mirror;
+    captureDue = true;
+    cluster.metrics().primaryReconnected();
+    LOG.info("[{}] new primary connection to {} ({})", cluster.name(), fresh.host(), why);
+    checkWatermarkAgainstPrimary();
+  }
+
+  /**
+   * Opens a connection to the cluster's primary; when it is unreachable or read-only, looks for the
+   * writable server among the URL's hosts (up to {@code ryow.failoverTimeout}) and connects there.
+   */
+  private PhysicalConnection connectPrimary() throws SQLException {
+    long epoch = cluster.primaryEpoch();
+    ReplicaEndpoint target = cluster.primaryEndpoint();
+    long failedAt = System.nanoTime();
+    String trouble;
+    try {
+      PhysicalConnection p = connector.openPrimary(config, target.host(), watermark::advance);
+      if (!p.identity().readOnly()) {
+        primaryEpoch = epoch;
+        return p;
+      }
+      p.close();
+      trouble = "the primary " + target + " is read-only";
+    } catch (SQLException e) {
+      if (!Sql.isUnreachable(e)) {
+        throw e;
+      }
+      trouble = "the primary " + target + " is unreachable: " + e.getMessage();
+    }
+    ReplicaEndpoint found = cluster.discoverPrimary(epoch, failedAt, cluster.failoverTimeoutMillis(), trouble);
+    long epochNow = cluster.primaryEpoch();
+    PhysicalConnection p = connector.openPrimary(config, found.host(), watermark::advance);
+    if (p.identity().readOnly()) {
+      p.close();
+      throw new SQLTransientConnectionException(
+          "The primary " + found + " turned read-only while connecting (" + trouble + "): retry.", "08001");
+    }
+    primaryEpoch = epochNow;
+    return p;
+  }
+
+  /**
+   * After the cluster moved to another primary: GTIDs of the watermark the new primary has not
+   * executed were lost with the old one (or never existed); no server will ever have them, so waiting
+   * for them would only time out. Policy: forget them (logged at WARN with the GTIDs, counted in
+   * {@code lostGtidsForgotten}); the rest of the watermark still holds.
+   */
+  private void checkWatermarkAgainstPrimary() throws SQLException {
+    long epoch = primaryEpoch;
+    if (watermarkCheckedEpoch == epoch) {
+      return;
+    }
+    GtidSet wm = watermark.current();
+    if (!wm.isEmpty() && !cluster.primaryExecuted().contains(wm)) {
+      GtidSet[] split = primary.splitByExecuted(wm);
+      if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
+        cluster.metrics().lostGtidsForgotten();
+        LOG.warn("[{}] the primary {} has not executed {} of this connection's writes (lost with the old primary?);"
+            + " forgetting them so that reads do not wait for GTIDs no server has", cluster.name(), primary.host(), split[0]);
+      }
+    }
+    watermarkCheckedEpoch = epoch;
   }
 
   /** Bookkeeping after a statement of {@code kind} ran on {@code on}. */
@@ -223,6 +302,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       }
       default -> { }
     }
+    transactionDirty = kind != StatementKind.COMMIT && kind != StatementKind.ROLLBACK && (!autoCommit || inSqlTransaction);
     if (!queryCapture && !primary.ownGtidTrackingIntact()) {
       LOG.warn("[{}] GTID tracking on the primary connection was lost (reconnect?); capturing by query",
           cluster.name());
@@ -230,9 +310,10 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
   }
 
-  /** Records a session-level statement that the replica connection must replay before its next use. */
+  /** Records a session-level statement that ran on the primary; replica connections replay it before their next use. */
   void sessionStatement(String sql) {
-    replicaSession.record(sql);
+    session.record(sql);
+    primaryMirror.markApplied(autoCommit);
   }
 
   /** A batch of writes ran on the primary. */
@@ -405,6 +486,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.autoCommit = autoCommit;
     if (autoCommit) {
       inSqlTransaction = false;
+      transactionDirty = false;
+      replicas.transactionEnded();
       captureDue = true;
     }
   }
@@ -418,29 +501,31 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void commit() throws SQLException {
     checkOpen();
-    primary.jdbc().commit();
-    commitOrRollbackReplica(true);
-    inSqlTransaction = false;
-    captureDue = true;
+    try {
+      primary.jdbc().commit();
+      replicas.commitOrRollback(true);
+    } finally {
+      // Committed or not, the transaction is over (a failed commit leaves its outcome to the caller).
+      endTransaction();
+      captureDue = true;
+    }
   }
 
   @Override
   public void rollback() throws SQLException {
     checkOpen();
-    primary.jdbc().rollback();
-    commitOrRollbackReplica(false);
-    inSqlTransaction = false;
+    try {
+      primary.jdbc().rollback();
+      replicas.commitOrRollback(false);
+    } finally {
+      endTransaction();
+    }
   }
 
-  private void commitOrRollbackReplica(boolean commit) throws SQLException {
-    PhysicalConnection r = replica;
-    if (r != null && !replicaSession.autoCommit()) {
-      if (commit) {
-        r.jdbc().commit();
-      } else {
-        r.jdbc().rollback();
-      }
-    }
+  private void endTransaction() {
+    inSqlTransaction = false;
+    transactionDirty = false;
+    replicas.transactionEnded();
   }
 
   @Override
@@ -484,7 +569,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setCatalog(String catalog) throws SQLException {
     checkOpen();
     primary.jdbc().setCatalog(catalog);
-    replicaSession.catalog(catalog);
+    session.catalog(catalog);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -496,7 +582,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setSchema(String schema) throws SQLException {
     checkOpen();
     primary.jdbc().setSchema(schema);
-    replicaSession.catalog(schema);
+    session.catalog(schema);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -508,7 +595,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setTransactionIsolation(int level) throws SQLException {
     checkOpen();
     primary.jdbc().setTransactionIsolation(level);
-    replicaSession.isolation(level);
+    session.isolation(level);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -531,7 +619,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
     checkOpen();
     primary.jdbc().setNetworkTimeout(executor, milliseconds);
-    replicaSession.networkTimeout(executor, milliseconds);
+    session.networkTimeout(executor, milliseconds);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -617,10 +706,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void clearWarnings() throws SQLException {
     checkOpen();
     primary.jdbc().clearWarnings();
-    PhysicalConnection r = replica;
-    if (r != null) {
-      r.jdbc().clearWarnings();
-    }
+    replicas.clearWarnings();
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -641,12 +727,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return;
     }
     closed = true;
-    PhysicalConnection r = replica;
-    replica = null;
-    if (r != null) {
-      r.close();
-    }
+    replicas.closeAll();
     primary.close();
+    cluster.connectionClosed();
   }
 
   @Override
@@ -655,11 +738,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return;
     }
     closed = true;
-    PhysicalConnection r = replica;
-    replica = null;
-    if (r != null) {
-      r.abort(executor);
-    }
+    cluster.connectionClosed();
+    replicas.abortAll(executor);
     primary.abort(executor);
   }
 
@@ -680,6 +760,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   @Override
   public String toString() {
-    return "RyowConnection[" + cluster.name() + ", replica=" + replica + ", closed=" + closed + "]";
+    return "RyowConnection[" + cluster.name() + ", primary=" + primary.host() + ", replicas=" + replicas + ", closed="
+        + closed + "]";
   }
 }

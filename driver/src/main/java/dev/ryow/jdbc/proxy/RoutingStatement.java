@@ -20,6 +20,9 @@ class RoutingStatement implements Statement {
   final StatementShape shape;
 
   private @Nullable Statement onPrimary;
+  private @Nullable PhysicalConnection primaryOwner;
+  /** addBatch was called since the last executeBatch/clearBatch: the entries live on {@link #onPrimary}. */
+  boolean batchPending;
   private @Nullable Statement onReplica;
   private @Nullable PhysicalConnection replicaOwner;
   /** The physical statement that ran last: results, update counts and warnings come from it. */
@@ -48,9 +51,13 @@ class RoutingStatement implements Statement {
   private Statement physical(PhysicalConnection on) throws SQLException {
     if (on == connection.primary()) {
       Statement s = onPrimary;
-      if (s == null) {
+      if (s == null || primaryOwner != on) {
+        if (s != null) {
+          primaryChanged(s);
+        }
         s = configure(shape.createStatement(on.jdbc()));
         onPrimary = s;
+        primaryOwner = on;
       }
       return current = s;
     }
@@ -61,6 +68,25 @@ class RoutingStatement implements Statement {
       replicaOwner = on;
     }
     return current = s;
+  }
+
+  /**
+   * The logical connection moved to a new physical primary connection (reconnect or failover): the
+   * old physical statement is dropped; a batch built on it is lost, which is reported, not hidden.
+   */
+  final void primaryChanged(Statement old) throws SQLException {
+    try {
+      old.close();
+    } catch (SQLException ignored) {
+      // The old connection is gone; nothing to release.
+    }
+    if (batchPending) {
+      batchPending = false;
+      throw new java.sql.SQLRecoverableException(
+          "The connection to the primary was re-established (reconnect or failover) after addBatch: the batch"
+              + " entries were lost with the old connection; add them again.",
+          "08003");
+    }
   }
 
   /** Applies the recorded settings to a new physical statement. */
@@ -140,7 +166,7 @@ class RoutingStatement implements Statement {
     try {
       rs = physical(on).executeQuery(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       rs = physical(on).executeQuery(sql);
     }
     done(kind, on, sql);
@@ -156,7 +182,7 @@ class RoutingStatement implements Statement {
     try {
       result = physical(on).execute(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       result = physical(on).execute(sql);
     }
     done(kind, on, sql);
@@ -234,7 +260,7 @@ class RoutingStatement implements Statement {
     try {
       result = run(physical(on), sql, form, keysFlag, indexes, names);
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       result = run(physical(on), sql, form, keysFlag, indexes, names);
     }
     done(kind, on, sql);
@@ -265,12 +291,14 @@ class RoutingStatement implements Statement {
   public void addBatch(String sql) throws SQLException {
     checkOpen();
     physical(connection.primary()).addBatch(sql);
+    batchPending = true;
   }
 
   @Override
   public void clearBatch() throws SQLException {
     checkOpen();
     Statement p = onPrimary;
+    batchPending = false;
     if (p != null) {
       p.clearBatch();
     }
@@ -280,7 +308,9 @@ class RoutingStatement implements Statement {
   public int[] executeBatch() throws SQLException {
     checkOpen();
     PhysicalConnection on = connection.acquire(StatementKind.WRITE);
-    int[] counts = physical(on).executeBatch();
+    Statement s = physical(on);
+    batchPending = false;
+    int[] counts = s.executeBatch();
     connection.batchCompleted();
     return counts;
   }
@@ -289,7 +319,9 @@ class RoutingStatement implements Statement {
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
     PhysicalConnection on = connection.acquire(StatementKind.WRITE);
-    long[] counts = physical(on).executeLargeBatch();
+    Statement s = physical(on);
+    batchPending = false;
+    long[] counts = s.executeLargeBatch();
     connection.batchCompleted();
     return counts;
   }

@@ -3,54 +3,32 @@ package dev.ryow.jdbc.proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
- * The replica connection's copy of the logical connection's session state: recorded when the
- * application sets it (on the primary), replayed on the replica connection before its next use.
- * Never read back from a server.
+ * One physical connection's copy of the logical connection's {@link SessionState}: what of it this
+ * connection has applied. {@link #sync} replays the rest before the connection is used. The primary
+ * connection's mirror is {@link #markApplied marked} as the application changes the state there directly.
  */
 final class SessionMirror {
-  private final List<String> statements = new ArrayList<>();
+  private final SessionState state;
   private int replayed;
-  private @Nullable String catalog;
-  private boolean catalogDirty;
-  private int isolation = -1;
-  private boolean isolationDirty;
-  private @Nullable Executor timeoutExecutor;
-  private int networkTimeout = -1;
-  private boolean networkTimeoutDirty;
+  private int catalogVersion;
+  private int isolationVersion;
+  private int networkTimeoutVersion;
   private boolean autoCommit = true;
 
-  void newConnection() {
-    replayed = 0;
-    catalogDirty = catalog != null;
-    isolationDirty = isolation >= 0;
-    networkTimeoutDirty = networkTimeout >= 0;
-    autoCommit = true;
+  SessionMirror(SessionState state) {
+    this.state = state;
   }
 
-  void record(String sql) {
-    statements.add(sql);
-  }
-
-  void catalog(String value) {
-    catalog = value;
-    catalogDirty = true;
-  }
-
-  void isolation(int level) {
-    isolation = level;
-    isolationDirty = true;
-  }
-
-  void networkTimeout(Executor executor, int millis) {
-    timeoutExecutor = executor;
-    networkTimeout = millis;
-    networkTimeoutDirty = true;
+  /** The connection already has the whole state (the application set it there). */
+  void markApplied(boolean autoCommitNow) {
+    replayed = state.statements.size();
+    catalogVersion = state.catalogVersion;
+    isolationVersion = state.isolationVersion;
+    networkTimeoutVersion = state.networkTimeoutVersion;
+    autoCommit = autoCommitNow;
   }
 
   boolean autoCommit() {
@@ -58,25 +36,27 @@ final class SessionMirror {
   }
 
   void sync(Connection c, boolean wantAutoCommit) throws SQLException {
-    if (replayed < statements.size()) {
+    if (replayed < state.statements.size()) {
       try (Statement s = c.createStatement()) {
-        for (; replayed < statements.size(); replayed++) {
-          s.execute(statements.get(replayed));
+        for (; replayed < state.statements.size(); replayed++) {
+          s.execute(state.statements.get(replayed));
         }
       }
     }
-    if (catalogDirty && catalog != null) {
-      c.setCatalog(catalog);
-      catalogDirty = false;
+    String wantCatalog = state.catalog;
+    if (catalogVersion != state.catalogVersion && wantCatalog != null) {
+      c.setCatalog(wantCatalog);
     }
-    if (isolationDirty) {
-      c.setTransactionIsolation(isolation);
-      isolationDirty = false;
+    catalogVersion = state.catalogVersion;
+    if (isolationVersion != state.isolationVersion && state.isolation >= 0) {
+      c.setTransactionIsolation(state.isolation);
     }
-    if (networkTimeoutDirty && timeoutExecutor != null) {
-      c.setNetworkTimeout(timeoutExecutor, networkTimeout);
-      networkTimeoutDirty = false;
+    isolationVersion = state.isolationVersion;
+    Executor executor = state.timeoutExecutor;
+    if (networkTimeoutVersion != state.networkTimeoutVersion && executor != null) {
+      c.setNetworkTimeout(executor, state.networkTimeout);
     }
+    networkTimeoutVersion = state.networkTimeoutVersion;
     if (autoCommit != wantAutoCommit) {
       c.setAutoCommit(wantAutoCommit);
       autoCommit = wantAutoCommit;
