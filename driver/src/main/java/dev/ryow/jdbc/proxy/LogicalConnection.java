@@ -69,6 +69,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private long primaryEpoch;
   /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
   private long watermarkCheckedEpoch;
+  /** When the watermark last grew ({@link System#nanoTime()}): a primary poll after it must contain it. */
+  private long watermarkGrewNanos = System.nanoTime();
 
   private boolean autoCommit = true;
   private boolean readOnly;
@@ -137,6 +139,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (queryCapture) {
       captureIfDue();
     }
+    forgetWhatThePrimaryLacks();
     try {
       return replicas.admit(watermark.current(), autoCommit || !readOnly, exclude);
     } finally {
@@ -231,7 +234,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     long failedAt = System.nanoTime();
     String trouble;
     try {
-      PhysicalConnection p = connector.openPrimary(config, target.host(), watermark::advance);
+      PhysicalConnection p = connector.openPrimary(config, target.host(), this::ownWrite);
       if (!p.identity().readOnly()) {
         primaryEpoch = epoch;
         return p;
@@ -246,7 +249,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
     ReplicaEndpoint found = cluster.discoverPrimary(epoch, failedAt, cluster.failoverTimeoutMillis(), trouble);
     long epochNow = cluster.primaryEpoch();
-    PhysicalConnection p = connector.openPrimary(config, found.host(), watermark::advance);
+    PhysicalConnection p = connector.openPrimary(config, found.host(), this::ownWrite);
     if (p.identity().readOnly()) {
       p.close();
       throw new SQLTransientConnectionException(
@@ -254,6 +257,41 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
     primaryEpoch = epochNow;
     return p;
+  }
+
+  /** The GTID of a write of ours, from the primary's OK packet. */
+  private void ownWrite(GtidSet gtids) {
+    watermark.advance(gtids);
+    watermarkGrewNanos = System.nanoTime();
+  }
+
+  /**
+   * Cheap check before a replica read: the poller read the primary's {@code gtid_executed} after this
+   * watermark last grew, yet it does not contain the watermark. Then some GTIDs of the watermark were
+   * never executed by this primary (a token from a lost primary or another cluster): confirmed with
+   * {@code GTID_SUBSET} on the primary and forgotten, instead of making every read wait for them.
+   */
+  private void forgetWhatThePrimaryLacks() throws SQLException {
+    Cluster.PrimaryPosition position = cluster.primaryPosition();
+    if (position.polledAtNanos() - watermarkGrewNanos <= 0 || primaryEpoch != cluster.primaryEpoch()) {
+      return;
+    }
+    GtidSet wm = watermark.current();
+    if (wm.isEmpty() || position.executed().contains(wm)) {
+      return;
+    }
+    watermarkGrewNanos = System.nanoTime();
+    forgetLost(wm);
+  }
+
+  private void forgetLost(GtidSet wm) throws SQLException {
+    GtidSet[] split = primary.splitByExecuted(wm);
+    if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
+      cluster.metrics().lostGtidsForgotten();
+      LOG.warn("[{}] the primary {} has not executed {} of this connection's watermark (lost with an old primary, or"
+          + " a token from elsewhere); forgetting them so that reads do not wait for GTIDs no server has",
+          cluster.name(), primary.host(), split[0]);
+    }
   }
 
   /**
@@ -268,13 +306,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return;
     }
     GtidSet wm = watermark.current();
-    if (!wm.isEmpty() && !cluster.primaryExecuted().contains(wm)) {
-      GtidSet[] split = primary.splitByExecuted(wm);
-      if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
-        cluster.metrics().lostGtidsForgotten();
-        LOG.warn("[{}] the primary {} has not executed {} of this connection's writes (lost with the old primary?);"
-            + " forgetting them so that reads do not wait for GTIDs no server has", cluster.name(), primary.host(), split[0]);
-      }
+    if (!wm.isEmpty() && !cluster.primaryPosition().executed().contains(wm)) {
+      forgetLost(wm);
     }
     watermarkCheckedEpoch = epoch;
   }
@@ -329,6 +362,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   private void captureWithQuery() throws SQLException {
     watermark.advance(primary.readExecutedGtids());
+    watermarkGrewNanos = System.nanoTime();
     cluster.metrics().gtidQuery();
     captureDue = false;
   }
@@ -359,6 +393,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void mergeConsistencyToken(String token) throws SQLException {
     try {
       watermark.advance(GtidSet.parse(token));
+      watermarkGrewNanos = System.nanoTime();
     } catch (MalformedGtidSetException e) {
       throw new SQLDataException("Malformed consistency token: " + e.getMessage(), "22023", e);
     }
@@ -379,6 +414,11 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public MetricsSnapshot clusterMetrics() {
     return cluster.metrics().snapshot();
+  }
+
+  @Override
+  public boolean lastReadStale() {
+    return lastPlacement == ReadPlacement.REPLICA_STALE;
   }
 
   /** How the last replica-eligible read was placed, or null before the first. */

@@ -46,7 +46,16 @@ public final class Cluster {
   private volatile ReplicaEndpoint primary;
   private volatile long primaryEpoch;
   private volatile long primaryConfirmedNanos = System.nanoTime();
-  private volatile GtidSet primaryExecuted = GtidSet.EMPTY;
+  private volatile PrimaryPosition primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
+
+  /**
+   * What the poller read on the primary.
+   *
+   * @param executed its {@code gtid_executed}
+   * @param polledAtNanos {@link System#nanoTime()} just before the query was sent: everything
+   *     committed on the primary before that instant is in {@code executed}
+   */
+  public record PrimaryPosition(GtidSet executed, long polledAtNanos) {}
 
   /** Builds the shared state for a config; the poller starts with the first logical connection. */
   public Cluster(RyowConfig config, ConnectorJ connector) {
@@ -91,12 +100,12 @@ public final class Cluster {
   }
 
   /** What the primary had executed at the last poll (it only lags behind the truth). */
-  public GtidSet primaryExecuted() {
-    return primaryExecuted;
+  public PrimaryPosition primaryPosition() {
+    return primaryPosition;
   }
 
   void primaryExecuted(GtidSet executed, long polledAtNanos) {
-    primaryExecuted = executed;
+    primaryPosition = new PrimaryPosition(executed, polledAtNanos);
     primaryConfirmedNanos = polledAtNanos;
   }
 
@@ -258,7 +267,7 @@ public final class Cluster {
     found.health(Health.PRIMARY, 0, "");
     old.health(Health.UNKNOWN, 0, "was the primary until " + why);
     primary = found;
-    primaryExecuted = GtidSet.EMPTY;
+    primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
     primaryEpoch++;
     metrics.primaryFailedOver();
     LOG.warn("[{}] primary moved from {} to {} ({})", name, old, found, why);

@@ -31,7 +31,8 @@ public final class PhysicalConnection implements AutoCloseable {
   private static final String STATUS_WITHOUT_PS_SQL =
       "SELECT @@server_uuid, @@global.gtid_executed, @@global.read_only OR @@global.super_read_only";
   private static final String LOST_SQL =
-      "SELECT GTID_SUBTRACT(?, @@global.gtid_executed), GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed))";
+      "SELECT GTID_SUBSET(?, @@global.gtid_executed), GTID_SUBTRACT(?, @@global.gtid_executed),"
+          + " GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed))";
 
   private final Connection connection;
   private final HostSpec host;
@@ -136,19 +137,23 @@ public final class PhysicalConnection implements AutoCloseable {
   }
 
   /**
-   * Which GTIDs of {@code watermark} this server has not executed ({@code GTID_SUBTRACT} against its
-   * {@code gtid_executed}): result 0 is the missing set, 1 the part of the watermark it has.
+   * Whether this server has executed all of {@code watermark} ({@code GTID_SUBSET} against its
+   * {@code gtid_executed}) and, if not, which part: result 0 is the missing set (empty when it has
+   * all), 1 the part of the watermark it has.
    */
   public GtidSet[] splitByExecuted(GtidSet watermark) throws SQLException {
     String text = watermark.toString();
     try (PreparedStatement ps = connection.prepareStatement(LOST_SQL)) {
-      ps.setString(1, text);
-      ps.setString(2, text);
-      ps.setString(3, text);
+      for (int i = 1; i <= 4; i++) {
+        ps.setString(i, text);
+      }
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        String missing = rs.getString(1);
-        String kept = rs.getString(2);
+        if (rs.getInt(1) == 1) {
+          return new GtidSet[] {GtidSet.EMPTY, watermark};
+        }
+        String missing = rs.getString(2);
+        String kept = rs.getString(3);
         return new GtidSet[] {
           missing == null ? GtidSet.EMPTY : GtidSet.parse(missing), kept == null ? GtidSet.EMPTY : GtidSet.parse(kept)
         };
