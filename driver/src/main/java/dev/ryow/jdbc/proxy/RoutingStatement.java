@@ -63,6 +63,9 @@ class RoutingStatement implements Statement {
     }
     Statement s = onReplica;
     if (s == null || replicaOwner != on) {
+      if (s != null) {
+        closeQuietly(s);
+      }
       s = configure(shape.createStatement(on.jdbc()));
       onReplica = s;
       replicaOwner = on;
@@ -86,6 +89,14 @@ class RoutingStatement implements Statement {
           "The connection to the primary was re-established (reconnect or failover) after addBatch: the batch"
               + " entries were lost with the old connection; add them again.",
           "08003");
+    }
+  }
+
+  private static void closeQuietly(Statement s) {
+    try {
+      s.close();
+    } catch (SQLException ignored) {
+      // Its connection may be gone (a replica that failed); nothing left to release.
     }
   }
 

@@ -33,7 +33,7 @@ final class ClusterMonitor {
   private final ClusterMetrics metrics;
   private final long intervalMillis;
   private final long maxLagMillis;
-  private final @Nullable PhysicalConnection[] monitors;
+  private final int serverCount;
   private final ReentrantLock lifecycle = new ReentrantLock();
   private @Nullable ScheduledExecutorService executor;
   private int openConnections;
@@ -46,7 +46,7 @@ final class ClusterMonitor {
     this.metrics = cluster.metrics();
     this.intervalMillis = config.get(RyowProperties.POLL_INTERVAL_MILLIS);
     this.maxLagMillis = config.get(RyowProperties.MAX_REPLICA_LAG_MILLIS);
-    this.monitors = new PhysicalConnection[cluster.servers().size()];
+    this.serverCount = cluster.servers().size();
   }
 
   /** A logical connection opened: start polling if not running. */
@@ -63,7 +63,9 @@ final class ClusterMonitor {
                   return t;
                 });
         executor = ex;
-        ex.scheduleWithFixedDelay(this::tick, 0, intervalMillis, TimeUnit.MILLISECONDS);
+        // Each run has its own monitor connections: a stopping run and the next one never share them.
+        @Nullable PhysicalConnection[] monitors = new PhysicalConnection[serverCount];
+        ex.scheduleWithFixedDelay(() -> tick(monitors), 0, intervalMillis, TimeUnit.MILLISECONDS);
       }
     } finally {
       lifecycle.unlock();
@@ -92,19 +94,19 @@ final class ClusterMonitor {
     }
   }
 
-  private void tick() {
+  private void tick(@Nullable PhysicalConnection[] monitors) {
     try {
-      if (stopIfIdle()) {
+      if (stopIfIdle(monitors)) {
         return;
       }
-      pollAll();
+      pollAll(monitors);
     } catch (RuntimeException e) {
       // Never let the scheduled task die: a dead poller would leave replicas out of rotation forever.
       LOG.warn("[{}] poll failed: {}", cluster.name(), e.toString());
     }
   }
 
-  private boolean stopIfIdle() {
+  private boolean stopIfIdle(@Nullable PhysicalConnection[] monitors) {
     lifecycle.lock();
     try {
       if (openConnections > 0 || System.nanoTime() - idleSinceNanos < LINGER_NANOS) {
@@ -119,16 +121,16 @@ final class ClusterMonitor {
       lifecycle.unlock();
     }
     for (int i = 0; i < monitors.length; i++) {
-      closeMonitor(i);
+      closeMonitor(monitors, i);
     }
     return true;
   }
 
-  /** One round over every server; public to the package so that tests can drive it. */
-  void pollAll() {
+  /** One round over every server. */
+  private void pollAll(@Nullable PhysicalConnection[] monitors) {
     List<ReplicaEndpoint> servers = cluster.servers();
     ReplicaEndpoint primary = cluster.primaryEndpoint();
-    pollPrimary(primary);
+    pollPrimary(monitors, primary);
     long inRotation = 0;
     long out = 0;
     long maxLag = 0;
@@ -137,7 +139,7 @@ final class ClusterMonitor {
       if (e == cluster.primaryEndpoint()) {
         continue;
       }
-      pollReplica(e);
+      pollReplica(monitors, e);
       if (e.health().inRotation()) {
         inRotation++;
       } else {
@@ -152,11 +154,11 @@ final class ClusterMonitor {
     metrics.replicaHealth(inRotation, out, maxLag, states.toString());
   }
 
-  private void pollPrimary(ReplicaEndpoint primary) {
+  private void pollPrimary(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
     String trouble;
     long polledAt = System.nanoTime();
     try {
-      ServerStatus status = monitor(primary).readStatus();
+      ServerStatus status = monitor(monitors, primary).readStatus();
       metrics.positionPolled();
       if (!status.readOnly()) {
         cluster.primaryExecuted(status.gtidExecuted(), polledAt);
@@ -164,7 +166,7 @@ final class ClusterMonitor {
       }
       trouble = "the primary " + primary + " is read-only";
     } catch (SQLException e) {
-      closeMonitor(primary.index());
+      closeMonitor(monitors, primary.index());
       trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
     }
     try {
@@ -174,16 +176,16 @@ final class ClusterMonitor {
     }
   }
 
-  private void pollReplica(ReplicaEndpoint e) {
+  private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) {
     long now = System.nanoTime();
     if (!e.probeDue(now)) {
       return;
     }
     ServerStatus status;
     try {
-      status = monitor(e).readStatus();
+      status = monitor(monitors, e).readStatus();
     } catch (SQLException failure) {
-      closeMonitor(e.index());
+      closeMonitor(monitors, e.index());
       cluster.unreachable(e, "poll failed: " + failure.getMessage());
       return;
     }
@@ -217,7 +219,7 @@ final class ClusterMonitor {
     cluster.health(e, next, status.applierLagMillis(), why);
   }
 
-  private PhysicalConnection monitor(ReplicaEndpoint e) throws SQLException {
+  private PhysicalConnection monitor(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) throws SQLException {
     PhysicalConnection c = monitors[e.index()];
     if (c == null || c.isClosed()) {
       c = connector.openMonitor(config, e.host());
@@ -226,7 +228,7 @@ final class ClusterMonitor {
     return c;
   }
 
-  private void closeMonitor(int index) {
+  private static void closeMonitor(@Nullable PhysicalConnection[] monitors, int index) {
     PhysicalConnection c = monitors[index];
     monitors[index] = null;
     if (c != null) {
