@@ -55,6 +55,10 @@ final class ClusterMonitor {
     try {
       openConnections++;
       if (executor == null) {
+        long now = System.nanoTime();
+        for (ReplicaEndpoint e : cluster.servers()) {
+          e.forgetHealth(now);
+        }
         ScheduledExecutorService ex =
             Executors.newSingleThreadScheduledExecutor(
                 r -> {

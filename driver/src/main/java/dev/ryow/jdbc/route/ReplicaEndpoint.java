@@ -160,6 +160,21 @@ public final class ReplicaEndpoint {
     return previous;
   }
 
+  /**
+   * The poller starts again after the cluster was idle: what it knew of this server's health may be
+   * long out of date. Back to the optimistic state of a new cluster (in rotation), or, for an
+   * unreachable server, probed at the first poll.
+   */
+  void forgetHealth(long nowNanos) {
+    if (health == Health.UNREACHABLE) {
+      probeAtNanos = nowNanos;
+    } else if (health != Health.PRIMARY) {
+      lagMillis = 0;
+      problem = "";
+      health = Health.UP;
+    }
+  }
+
   /** Whether the poll should try an unreachable server again now. */
   boolean probeDue(long nowNanos) {
     return health != Health.UNREACHABLE || nowNanos - probeAtNanos >= 0;

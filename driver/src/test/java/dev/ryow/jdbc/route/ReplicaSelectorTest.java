@@ -110,4 +110,17 @@ class ReplicaSelectorTest {
     r1.unreachable("x", t);
     assertThat(r1.probeDue(t + ReplicaEndpoint.FIRST_BACKOFF_NANOS)).as("backoff reset after recovery").isTrue();
   }
+
+  @Test
+  void healthLearnedBeforeAnIdlePeriodIsForgottenWhenPollingStartsAgain() {
+    r1.health(Health.REPLICATION_STOPPED, 0, "applier stopped");
+    r2.unreachable("refused", 0);
+    primary.forgetHealth(10);
+    r1.forgetHealth(10);
+    r2.forgetHealth(10);
+    assertThat(primary.health()).isEqualTo(Health.PRIMARY);
+    assertThat(r1.health()).isEqualTo(Health.UP);
+    assertThat(r2.health()).isEqualTo(Health.UNREACHABLE);
+    assertThat(r2.probeDue(10)).as("probed at the first poll").isTrue();
+  }
 }

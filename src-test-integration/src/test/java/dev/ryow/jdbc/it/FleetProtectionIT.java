@@ -148,7 +148,7 @@ class FleetProtectionIT {
       before = holder.unwrap(RyowConnection.class).clusterMetrics();
       long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
       storm = storm(32, 10, 20, settings);
-      primaryServed = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+      primaryServed = Topology.settledStatementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
       after = holder.unwrap(RyowConnection.class).clusterMetrics();
     }
     Topology.resumeAppliers();
@@ -183,7 +183,7 @@ class FleetProtectionIT {
     long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
     long replicasBefore = replicaReads();
     Storm storm = storm(8, 3, 20, settings);
-    long primaryServed = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+    long primaryServed = Topology.settledStatementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
     long replicasServed = replicaReads() - replicasBefore;
     MetricsSnapshot after;
     try (Connection c = Topology.ryow(settings)) {
@@ -214,13 +214,13 @@ class FleetProtectionIT {
   }
 
   private static long replicaReads() throws SQLException {
-    return Topology.statementsLike(REPLICA_PORTS.get(0), READ_DIGEST)
-        + Topology.statementsLike(REPLICA_PORTS.get(1), READ_DIGEST);
+    return Topology.settledStatementsLike(REPLICA_PORTS.get(0), READ_DIGEST)
+        + Topology.settledStatementsLike(REPLICA_PORTS.get(1), READ_DIGEST);
   }
 
   private static long replicaWaits() throws SQLException {
-    return Topology.statementsLike(REPLICA_PORTS.get(0), "WAIT_FOR_EXECUTED_GTID_SET")
-        + Topology.statementsLike(REPLICA_PORTS.get(1), "WAIT_FOR_EXECUTED_GTID_SET");
+    return Topology.settledStatementsLike(REPLICA_PORTS.get(0), "WAIT_FOR_EXECUTED_GTID_SET")
+        + Topology.settledStatementsLike(REPLICA_PORTS.get(1), "WAIT_FOR_EXECUTED_GTID_SET");
   }
 
   @Test
@@ -268,7 +268,7 @@ class FleetProtectionIT {
     }
     long reads = replicaReads() - readsBefore;
     long waits = replicaWaits() - waitsBefore;
-    long primaryServed = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+    long primaryServed = Topology.settledStatementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
     long total = (long) threads * writesPerThread * readsPerWrite;
     double noWaitShare = 1 - (double) waits / reads;
     System.out.printf("no lag: %d reads (1 write : %d reads), replicas served %d after %d wait round trips:"
