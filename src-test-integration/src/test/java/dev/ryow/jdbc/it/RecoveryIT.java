@@ -145,4 +145,42 @@ class RecoveryIT {
     poller.join(10_000);
     assertThat(poller.isAlive()).as("the poller stops once no connection remains").isFalse();
   }
+
+  @Test
+  void aReplicaWhoseApplierLagsBeyondTheBoundLeavesRotationAndComesBack() throws Exception {
+    String[] settings = {"ryow.maxReplicaLag=500", "ryow.pollInterval=100", "ryow.failoverTimeout=20007"};
+    int lagging = REPLICA_PORTS.get(0);
+    int healthy = REPLICA_PORTS.get(1);
+    Topology.exec(PRIMARY_PORT, "INSERT INTO it_recovery (id, v) VALUES (1, 1)");
+    Topology.awaitReplicasCaughtUp();
+    try (Connection lock = Topology.plain(lagging);
+        Connection c = Topology.ryow(settings)) {
+      RyowConnection ryow = c.unwrap(RyowConnection.class);
+      // A session on replica1 holds a table lock: its applier blocks in the middle of the next update,
+      // and performance_schema's applier timestamps show the lag growing.
+      try (Statement s = lock.createStatement()) {
+        s.execute("LOCK TABLES it_recovery READ");
+      }
+      Topology.exec(PRIMARY_PORT, "UPDATE it_recovery SET v = 2 WHERE id = 1");
+      MetricsSnapshot m = ryow.clusterMetrics();
+      for (int i = 0; i < 100 && m.replicasOutOfRotation() == 0; i++) {
+        Thread.sleep(50);
+        m = ryow.clusterMetrics();
+      }
+      System.out.printf("applier lag: %s%n", m.replicaStates());
+      assertThat(m.replicaStates()).contains(":" + lagging + "=LAGGING");
+      assertThat(m.maxApplierLagMillis()).isGreaterThan(500);
+      for (int i = 0; i < 20; i++) {
+        assertThat(ask(c, "SELECT @@port, 0")[0]).as("reads avoid the lagging replica").isEqualTo(healthy);
+      }
+      try (Statement s = lock.createStatement()) {
+        s.execute("UNLOCK TABLES");
+      }
+      for (int i = 0; i < 100 && m.replicasInRotation() < REPLICA_PORTS.size(); i++) {
+        Thread.sleep(50);
+        m = ryow.clusterMetrics();
+      }
+      assertThat(m.replicasInRotation()).as("back in rotation once it applied").isEqualTo(REPLICA_PORTS.size());
+    }
+  }
 }
