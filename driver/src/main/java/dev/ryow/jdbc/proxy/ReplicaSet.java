@@ -34,6 +34,7 @@ final class ReplicaSet {
   private final int start;
   private final Slot[] slots;
   private final ReplicaEndpoint[] order;
+  private final long[] orderKeys;
   /** A read-only transaction runs on this slot until it ends. */
   private @Nullable Slot transactionSlot;
   private ReadPlacement placement = ReadPlacement.REPLICA_NO_WAIT;
@@ -64,6 +65,7 @@ final class ReplicaSet {
       slots[i] = new Slot(servers.get(i));
     }
     this.order = new ReplicaEndpoint[servers.size()];
+    this.orderKeys = new long[servers.size()];
   }
 
   /** How the last admitted read was placed. */
@@ -89,7 +91,7 @@ final class ReplicaSet {
       placement = ReadPlacement.REPLICA_NO_WAIT;
       return pinned.connection;
     }
-    int n = ReplicaSelector.order(cluster.servers(), watermark, cluster.strategy(), start, order);
+    int n = ReplicaSelector.order(cluster.servers(), watermark, cluster.strategy(), start, order, orderKeys);
     FallbackPolicy.Reason reason = FallbackPolicy.Reason.NO_REPLICA;
     @Nullable ReplicaEndpoint blamed = null;
     @Nullable Slot staleCandidate = null;

@@ -28,11 +28,16 @@ public final class ReplicaSelector {
    * @param strategy how to order within a tier
    * @param start the connection's round-robin start
    * @param out at least {@code servers.size()} long
+   * @param keys scratch space, at least {@code servers.size()} long (reused: no allocation per read)
    */
   public static int order(
-      List<ReplicaEndpoint> servers, GtidSet watermark, SelectionStrategy strategy, int start, ReplicaEndpoint[] out) {
+      List<ReplicaEndpoint> servers,
+      GtidSet watermark,
+      SelectionStrategy strategy,
+      int start,
+      ReplicaEndpoint[] out,
+      long[] keys) {
     int n = servers.size();
-    long[] keys = new long[n];
     int count = 0;
     for (int i = 0; i < n; i++) {
       ReplicaEndpoint e = servers.get(i);

@@ -29,7 +29,7 @@ class ReplicaSelectorTest {
 
   private List<ReplicaEndpoint> order(GtidSet wm, SelectionStrategy s, int start) {
     ReplicaEndpoint[] out = new ReplicaEndpoint[servers.size()];
-    int n = ReplicaSelector.order(servers, wm, s, start, out);
+    int n = ReplicaSelector.order(servers, wm, s, start, out, new long[servers.size()]);
     return Arrays.asList(out).subList(0, n);
   }
 
