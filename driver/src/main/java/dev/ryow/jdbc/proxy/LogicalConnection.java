@@ -123,20 +123,23 @@ public final class LogicalConnection implements Connection, RyowConnection {
    */
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
-    ensurePrimary();
-    PhysicalConnection target = primary;
     if (Router.route(kind, autoCommit, readOnly, inSqlTransaction, pinnedToPrimary) == Target.REPLICA) {
       PhysicalConnection r = replicaReadyForRead(null);
       if (r != null) {
-        target = r;
+        last = r;
+        return r;
       }
     }
-    last = target;
-    return target;
+    // Only statements that use the primary wait for a reconnect or a failover: replica reads go on
+    // while the primary is away.
+    ensurePrimary();
+    last = primary;
+    return primary;
   }
 
   private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude) throws SQLException {
-    if (queryCapture) {
+    if (queryCapture && (captureDue || uncapturedPrimaryWork)) {
+      ensurePrimary();
       captureIfDue();
     }
     forgetWhatThePrimaryLacks();
@@ -273,7 +276,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
    */
   private void forgetWhatThePrimaryLacks() throws SQLException {
     Cluster.PrimaryPosition position = cluster.primaryPosition();
-    if (position.polledAtNanos() - watermarkGrewNanos <= 0 || primaryEpoch != cluster.primaryEpoch()) {
+    if (position.polledAtNanos() - watermarkGrewNanos <= 0 || primaryEpoch != cluster.primaryEpoch()
+        || primary.isClosed()) {
       return;
     }
     GtidSet wm = watermark.current();

@@ -86,10 +86,17 @@ final class ReplicaSet {
   @Nullable PhysicalConnection admit(GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude)
       throws SQLException {
     Slot pinned = transactionSlot;
-    if (pinned != null && pinned.connection != null && !pinned.connection.isClosed()) {
+    if (pinned != null) {
+      PhysicalConnection c = pinned.connection;
+      if (c == null || c.isClosed()) {
+        throw new java.sql.SQLRecoverableException(
+            "The replica connection of this read-only transaction (" + pinned.endpoint + ") was lost: roll back and"
+                + " run the transaction again.",
+            "08003");
+      }
       metrics.waitSkipped();
       placement = ReadPlacement.REPLICA_NO_WAIT;
-      return pinned.connection;
+      return c;
     }
     int n = ReplicaSelector.order(cluster.servers(), watermark, cluster.strategy(), start, order, orderKeys);
     FallbackPolicy.Reason reason = FallbackPolicy.Reason.NO_REPLICA;

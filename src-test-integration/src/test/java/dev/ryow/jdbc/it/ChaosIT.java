@@ -216,4 +216,42 @@ class ChaosIT {
     assertThat(run.readErrors).isEmpty();
     assertThat(after.primaryFailovers() - before.primaryFailovers()).isEqualTo(1);
   }
+
+  @Test
+  void primaryKilledReadsGoOnOnReplicasAndWritesResumeAfterItsRestart() throws Exception {
+    String[] settings = {"ryow.waitTimeout=200", "ryow.failoverTimeout=1000"};
+    try (Connection c = Topology.ryow(settings);
+        PreparedStatement write = c.prepareStatement("INSERT INTO it_chaos (id, v, port) VALUES (?, ?, @@port)");
+        PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM it_chaos WHERE id = ?")) {
+      write.setInt(1, 1);
+      write.setInt(2, 3);
+      write.executeUpdate();
+      Sandbox.run("kill", "primary");
+      int onReplicas = 0;
+      for (int i = 0; i < 20; i++) {
+        read.setInt(1, 1);
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).as("read-your-writes with the primary dead").isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(3);
+          if (REPLICA_PORTS.contains(rs.getInt(2))) {
+            onReplicas++;
+          }
+        }
+      }
+      write.setInt(1, 2);
+      write.setInt(2, 6);
+      org.assertj.core.api.Assertions.assertThatThrownBy(write::executeUpdate)
+          .as("no writable server: the write fails after ryow.failoverTimeout")
+          .isInstanceOf(SQLException.class);
+      Sandbox.run("restart", "primary");
+      write.setInt(1, 3);
+      write.setInt(2, 9);
+      write.executeUpdate();
+      int port = (int) Topology.queryLong(PRIMARY_PORT, "SELECT port FROM it_chaos WHERE id = 3");
+      System.out.printf("primary killed: %d of 20 reads served by replicas meanwhile; after its restart the write ran"
+          + " on %d%n", onReplicas, port);
+      assertThat(onReplicas).isEqualTo(20);
+      assertThat(port).isEqualTo(PRIMARY_PORT);
+    }
+  }
 }
