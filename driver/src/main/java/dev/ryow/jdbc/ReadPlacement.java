@@ -6,9 +6,9 @@ public enum ReadPlacement {
   REPLICA_NO_WAIT,
   /** On the replica, after a successful {@code WAIT_FOR_EXECUTED_GTID_SET}. */
   REPLICA_AFTER_WAIT,
-  /** On the primary, because the replica's wait failed. */
+  /** On the primary, because no replica could serve it in time (a fallback token was taken). */
   PRIMARY_FALLBACK,
-  /** On the replica although its wait failed ({@code ryow.fallback=stale}). */
+  /** On a replica not known to have the watermark ({@code ryow.fallback=stale} or {@code ryow.fallbackDegrade=stale}). */
   REPLICA_STALE,
   /** On the replica without any wait, because the consistency mode is {@code none}. */
   REPLICA_UNCHECKED,

@@ -44,6 +44,13 @@ public interface RyowConnection {
   /** {@code host:port} (as in the URL) of the server that ran the last statement, or null before the first. */
   @Nullable String lastServerAddress();
 
+  /**
+   * Whether the last replica-eligible read ran on a replica not known to have this connection's
+   * writes, by choice ({@code ryow.fallback=stale}, or {@code ryow.fallbackDegrade=stale} when the
+   * primary's fallback budget was spent). Such reads are also counted ({@code staleReads}) and logged.
+   */
+  boolean lastReadStale();
+
   /** The counters of the cluster this connection belongs to (shared by all its connections in this JVM). */
   MetricsSnapshot clusterMetrics();
 }

@@ -65,15 +65,16 @@ public final class RyowDriver implements Driver {
     }
     try {
       RyowConfig config = RyowConfig.from(url, info == null ? new Properties() : info);
-      Cluster cluster = clusters.computeIfAbsent(config.clusterKey(), key -> newCluster(config));
-      return LogicalConnection.open(cluster, config, connector());
+      ConnectorJ connectorJ = connector();
+      Cluster cluster = clusters.computeIfAbsent(config.clusterKey(), key -> newCluster(config, connectorJ));
+      return LogicalConnection.open(cluster, config, connectorJ);
     } catch (RuntimeException e) {
       throw new SQLException("Unexpected failure opening a " + RyowUrl.SCHEME + " connection: " + e, "08001", e);
     }
   }
 
-  private static Cluster newCluster(RyowConfig config) {
-    Cluster cluster = new Cluster(config);
+  private static Cluster newCluster(RyowConfig config, ConnectorJ connectorJ) {
+    Cluster cluster = new Cluster(config, connectorJ);
     LOG.info("[{}] new cluster, ryow-jdbc {}: {}", cluster.name(), VERSION, config);
     return ClusterMBeans.register(cluster);
   }

@@ -21,6 +21,21 @@ public final class ClusterMetrics {
   private final LongAdder gtidQueries = new LongAdder();
   private final LongAdder gtidSubsetChecks = new LongAdder();
   private final LongAdder unknownGtidReads = new LongAdder();
+  private final LongAdder waitsCapped = new LongAdder();
+  private final LongAdder outOfRotationSkips = new LongAdder();
+  private final LongAdder fallbacksThrottled = new LongAdder();
+  private final LongAdder positionPolls = new LongAdder();
+  private final LongAdder positionResets = new LongAdder();
+  private final LongAdder replicaFailures = new LongAdder();
+  private final LongAdder replicaRecoveries = new LongAdder();
+  private final LongAdder readsRetried = new LongAdder();
+  private final LongAdder primaryReconnects = new LongAdder();
+  private final LongAdder primaryFailovers = new LongAdder();
+  private final LongAdder lostGtidsForgotten = new LongAdder();
+  private volatile long replicasInRotation;
+  private volatile long replicasOutOfRotation;
+  private volatile long maxApplierLagMillis;
+  private volatile String replicaStates = "";
 
   /** A statement the router sent to a replica ran there. */
   public void replicaRead() {
@@ -88,6 +103,76 @@ public final class ClusterMetrics {
     unknownGtidReads.increment();
   }
 
+  /** A read did not wait on a replica because {@code ryow.maxWaitersPerReplica} reads already waited there. */
+  public void waitCapped() {
+    waitsCapped.increment();
+  }
+
+  /** A read that needed a wait passed over a replica that is out of rotation. */
+  public void outOfRotationSkipped() {
+    outOfRotationSkips.increment();
+  }
+
+  /** A read should have fallen back to the primary but the fallback budget was spent. */
+  public void fallbackThrottled() {
+    fallbacksThrottled.increment();
+  }
+
+  /** The background poll read one server's position and health. */
+  public void positionPolled() {
+    positionPolls.increment();
+  }
+
+  /** A replica's known position was discarded (new {@code server_uuid}, or its GTIDs went backwards). */
+  public void positionReset() {
+    positionResets.increment();
+  }
+
+  /** A replica left rotation (unreachable, replication stopped or erroring, lag beyond the bound). */
+  public void replicaFailed() {
+    replicaFailures.increment();
+  }
+
+  /** A replica came back into rotation. */
+  public void replicaRecovered() {
+    replicaRecoveries.increment();
+  }
+
+  /** A read whose server connection failed ran again elsewhere. */
+  public void readRetried() {
+    readsRetried.increment();
+  }
+
+  /** A logical connection opened a new physical connection to the primary after losing one. */
+  public void primaryReconnected() {
+    primaryReconnects.increment();
+  }
+
+  /** The cluster found a different writable server and made it the primary. */
+  public void primaryFailedOver() {
+    primaryFailovers.increment();
+  }
+
+  /** A watermark named GTIDs the current primary lacks; they were dropped from it (logged). */
+  public void lostGtidsForgotten() {
+    lostGtidsForgotten.increment();
+  }
+
+  /**
+   * The latest replica health, set by the background poll.
+   *
+   * @param inRotation replicas reads may wait on
+   * @param outOfRotation replicas that are down, not replicating or too far behind
+   * @param maxLagMillis the largest applier lag measured
+   * @param states one {@code host:port=STATE lag=Nms known=GTIDS waiters=N} entry per replica, {@code ;}-separated
+   */
+  public void replicaHealth(long inRotation, long outOfRotation, long maxLagMillis, String states) {
+    replicasInRotation = inRotation;
+    replicasOutOfRotation = outOfRotation;
+    maxApplierLagMillis = maxLagMillis;
+    replicaStates = states;
+  }
+
   /** The current values. */
   public MetricsSnapshot snapshot() {
     return new MetricsSnapshot(
@@ -104,6 +189,21 @@ public final class ClusterMetrics {
         staleReads.sum(),
         gtidQueries.sum(),
         gtidSubsetChecks.sum(),
-        unknownGtidReads.sum());
+        unknownGtidReads.sum(),
+        waitsCapped.sum(),
+        outOfRotationSkips.sum(),
+        fallbacksThrottled.sum(),
+        positionPolls.sum(),
+        positionResets.sum(),
+        replicaFailures.sum(),
+        replicaRecoveries.sum(),
+        readsRetried.sum(),
+        primaryReconnects.sum(),
+        primaryFailovers.sum(),
+        lostGtidsForgotten.sum(),
+        replicasInRotation,
+        replicasOutOfRotation,
+        maxApplierLagMillis,
+        replicaStates);
   }
 }

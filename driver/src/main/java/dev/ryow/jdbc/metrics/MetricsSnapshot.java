@@ -17,6 +17,21 @@ package dev.ryow.jdbc.metrics;
  * @param gtidQueries {@code SELECT @@global.gtid_executed} round trips (query capture, latest mode)
  * @param gtidSubsetChecks {@code GTID_SUBSET} checks of sets from outside against the primary
  * @param unknownGtidReads reads sent to the primary because their watermark named unknown GTIDs
+ * @param waitsCapped reads that did not wait on a replica because its waiter cap was reached
+ * @param outOfRotationSkips times a read needing a wait passed over a replica out of rotation
+ * @param fallbacksThrottled reads that should have gone to the primary when the fallback budget was spent
+ * @param positionPolls background polls of a server's position and health
+ * @param positionResets replica positions discarded (server_uuid changed or GTIDs went backwards)
+ * @param replicaFailures replicas leaving rotation
+ * @param replicaRecoveries replicas coming back into rotation
+ * @param readsRetried reads run again elsewhere after their server connection failed
+ * @param primaryReconnects new physical primary connections after one was lost
+ * @param primaryFailovers times the cluster moved to a different writable server
+ * @param lostGtidsForgotten watermarks that named GTIDs the primary lacks (dropped, logged)
+ * @param replicasInRotation replicas in rotation at the last poll
+ * @param replicasOutOfRotation replicas out of rotation at the last poll
+ * @param maxApplierLagMillis largest applier lag at the last poll (performance_schema timestamps)
+ * @param replicaStates per replica at the last poll: {@code host:port=STATE lag=Nms waiters=N}, {@code ;}-separated
  */
 public record MetricsSnapshot(
     long replicaReads,
@@ -32,11 +47,32 @@ public record MetricsSnapshot(
     long staleReads,
     long gtidQueries,
     long gtidSubsetChecks,
-    long unknownGtidReads) {
+    long unknownGtidReads,
+    long waitsCapped,
+    long outOfRotationSkips,
+    long fallbacksThrottled,
+    long positionPolls,
+    long positionResets,
+    long replicaFailures,
+    long replicaRecoveries,
+    long readsRetried,
+    long primaryReconnects,
+    long primaryFailovers,
+    long lostGtidsForgotten,
+    long replicasInRotation,
+    long replicasOutOfRotation,
+    long maxApplierLagMillis,
+    String replicaStates) {
 
   /** Share of reads served by replicas, 0..1 (0 when there were no reads). */
   public double replicaShare() {
     long reads = replicaReads + primaryReads;
     return reads == 0 ? 0 : (double) replicaReads / reads;
+  }
+
+  /** Share of replica reads that needed no wait round trip, 0..1 (0 when there were none). */
+  public double noWaitShare() {
+    long replicaEligible = waitsSkipped + waits;
+    return replicaEligible == 0 ? 0 : (double) waitsSkipped / replicaEligible;
   }
 }

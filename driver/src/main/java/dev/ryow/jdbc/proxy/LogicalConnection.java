@@ -2,6 +2,7 @@ package dev.ryow.jdbc.proxy;
 
 import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.ConsistencyScope;
+import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
@@ -12,8 +13,6 @@ import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.ConsistencyGate;
-import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Router;
 import dev.ryow.jdbc.route.SqlTransaction;
@@ -35,13 +34,13 @@ import java.sql.SQLClientInfoException;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.SQLWarning;
 import java.sql.SQLXML;
 import java.sql.Savepoint;
 import java.sql.ShardingKey;
 import java.sql.Statement;
 import java.sql.Struct;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executor;
@@ -51,8 +50,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@link Connection} an application gets from {@code jdbc:ryow:}. Holds the primary physical
- * connection, a lazily opened replica connection, the session state both must share and the
- * connection's watermark, and decides for each statement which one runs it.
+ * connection (replaced after it broke or the cluster failed over), lazily opened replica connections
+ * ({@link ReplicaSet}), the session state they must all share and the connection's watermark, and
+ * decides for each statement which one runs it.
  *
  * <p>Like any JDBC connection it is meant for one thread at a time.
  */
@@ -63,23 +63,30 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private final RyowConfig config;
   private final ConnectorJ connector;
   private final Watermark watermark;
-  private final ConsistencyGate gate;
-  private final PhysicalConnection primary;
   private final boolean queryCapture;
-  private final int replicaStart;
+  private final SessionState session = new SessionState();
+  private final ReplicaSet replicas;
 
-  private @Nullable PhysicalConnection replica;
-  private @Nullable ReplicaEndpoint replicaEndpoint;
-  private final SessionMirror replicaSession = new SessionMirror();
+  /** The physical primary connection; replaced after it broke or the cluster moved to another primary. */
+  private PhysicalConnection primary;
+  private SessionMirror primaryMirror;
+  /** The cluster's primary epoch {@link #primary} belongs to. */
+  private long primaryEpoch;
+  /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
+  private long watermarkCheckedEpoch;
+  /** When the watermark last grew ({@link System#nanoTime()}): a primary poll after it must contain it. */
+  private long watermarkGrewNanos = System.nanoTime();
 
   private boolean autoCommit = true;
   private boolean readOnly;
   private SqlTransaction sqlTransaction = SqlTransaction.NONE;
+  /** A statement ran on the primary inside the current transaction: its connection must not be swapped. */
+  private boolean transactionDirty;
   /** autoCommit=false and a statement ran since the last commit or rollback. */
   private boolean transactionStarted;
   /**
    * Where the reads of the current transaction run, once its first read was placed: a read-only
-   * transaction stays on one server (and waits once).
+   * transaction stays on one server (and waits once), even when that was the primary after a failed wait.
    */
   private @Nullable PhysicalConnection transactionReads;
   /**
@@ -104,13 +111,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.config = config;
     this.connector = connector;
     this.watermark = watermark;
-    this.gate = new ConsistencyGate(cluster);
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
-    this.primary = connector.openPrimary(config, this::wrote);
-    this.replicaStart = cluster.nextReplicaStart();
+    this.primary = connectPrimary();
+    this.primaryMirror = new SessionMirror(session);
+    this.watermarkCheckedEpoch = primaryEpoch;
+    this.replicas = new ReplicaSet(cluster, config, connector, session);
+    cluster.connectionOpened();
   }
 
-  /** Opens the primary connection; the replica connection opens on the first replica read. */
+  /** Opens the primary connection; replica connections open on the first replica reads. */
   public static LogicalConnection open(Cluster cluster, RyowConfig config, ConnectorJ connector) throws SQLException {
     return new LogicalConnection(cluster, config, connector, new Watermark());
   }
@@ -128,59 +137,52 @@ public final class LogicalConnection implements Connection, RyowConnection {
    */
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
-    PhysicalConnection target = primary;
     if (Router.route(kind, autoCommit, readOnly, sqlTransaction, pinnedToPrimary) == Target.REPLICA) {
       PhysicalConnection sticky = transactionReads;
       if (sticky != null) {
-        target = sticky;
-      } else {
-        PhysicalConnection r = replicaReadyForRead();
-        if (r != null) {
-          target = r;
-        }
-        if (!autoCommit || kind == StatementKind.BEGIN_READ_ONLY) {
-          transactionReads = target;
-        }
+        last = sticky;
+        return sticky;
       }
+      PhysicalConnection r = replicaReadyForRead(null);
+      if (r == null) {
+        ensurePrimary();
+        r = primary;
+      }
+      if (!autoCommit || kind == StatementKind.BEGIN_READ_ONLY) {
+        transactionReads = r;
+      }
+      last = r;
+      return r;
     }
-    last = target;
-    if (LOG.isTraceEnabled()) {
-      LOG.trace("[{}] {} statement runs on {}", cluster.name(), kind, target);
-    }
-    return target;
+    // Only statements that use the primary wait for a reconnect or a failover: replica reads go on
+    // while the primary is away.
+    ensurePrimary();
+    last = primary;
+    return primary;
   }
 
-  private @Nullable PhysicalConnection replicaReadyForRead() throws SQLException {
+  private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude) throws SQLException {
     ConsistencyScope scope = ConsistencyScope.current();
     ConsistencyMode mode = effectiveMode(scope);
+    if (queryCapture && captureDue) {
+      ensurePrimary();
+      captureIfDue();
+    }
+    forgetWhatThePrimaryLacks();
     GtidSet required = mode == ConsistencyMode.NONE ? GtidSet.EMPTY : requiredFor(mode, scope);
     if (!required.isEmpty() && !primaryKnowsAll(required)) {
       return null;
     }
-    PhysicalConnection r = replicaConnection();
-    if (r == null) {
-      placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
-      return null;
-    }
-    ReplicaEndpoint endpoint = replicaEndpoint;
+    PhysicalConnection r = null;
     try {
-      replicaSession.sync(r.jdbc(), autoCommit || !readOnly);
-      if (mode == ConsistencyMode.NONE) {
-        placed(ReadPlacement.REPLICA_UNCHECKED, 0, r);
-        return r;
+      r = replicas.admit(required, autoCommit || !readOnly, exclude);
+      return r;
+    } finally {
+      ReadPlacement placement = replicas.placement();
+      if (mode == ConsistencyMode.NONE && r != null) {
+        placement = ReadPlacement.REPLICA_UNCHECKED;
       }
-      ReadPlacement placement = gate.admit(r, endpoint, required);
-      boolean onReplica = placement != ReadPlacement.PRIMARY_FALLBACK;
-      placed(placement, gate.lastWaitNanos(), onReplica ? r : primary);
-      return onReplica ? r : null;
-    } catch (SQLException e) {
-      if (!Sql.isConnectionFailure(e)) {
-        throw e;
-      }
-      dropReplica(e);
-      cluster.metrics().fellBackToPrimary();
-      placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
-      return null;
+      placed(placement, replicas.lastWaitNanos(), r != null ? r : primary);
     }
   }
 
@@ -194,9 +196,6 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   /** The GTIDs a replica must have executed before this read, for {@code mode}. */
   private GtidSet requiredFor(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
-    if (queryCapture) {
-      captureIfDue();
-    }
     GtidSet own = watermark.current();
     return switch (mode) {
       case NONE -> GtidSet.EMPTY;
@@ -204,6 +203,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       case SCOPE -> scope == null ? own : own.union(scope.gtids());
       case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
       case LATEST -> {
+        ensurePrimary();
         GtidSet executed = primary.readExecutedGtids();
         cluster.metrics().gtidQuery();
         cluster.primaryHas(executed);
@@ -215,15 +215,26 @@ public final class LogicalConnection implements Connection, RyowConnection {
   /**
    * Whether the primary has executed everything in {@code required}. Sets from outside (tokens) that
    * the cluster has not seen are checked once with {@code GTID_SUBSET}; GTIDs no server will ever have
-   * must not make reads wait: per {@code ryow.unknownGtids} the read goes to the primary, or fails.
+   * must not make reads wait: per {@code ryow.unknownGtids} the read goes to the primary (and this
+   * connection forgets the unknown GTIDs of its own watermark), or fails. When the primary cannot be
+   * asked (it is away), the read goes ahead and waits as usual, bounded by {@code ryow.waitTimeout}.
    */
   private boolean primaryKnowsAll(GtidSet required) throws SQLException {
     if (cluster.knownOnPrimary().contains(required)) {
       return true;
     }
     cluster.metrics().gtidSubsetCheck();
-    if (primary.hasExecuted(required)) {
-      cluster.primaryHas(required);
+    try {
+      ensurePrimary();
+      if (primary.hasExecuted(required)) {
+        cluster.primaryHas(required);
+        return true;
+      }
+    } catch (SQLException e) {
+      if (!Sql.isConnectionFailure(e) && !Sql.isUnreachable(e)) {
+        throw e;
+      }
+      primary.markBroken();
       return true;
     }
     if (cluster.unknownGtids() == UnknownGtidPolicy.ERROR) {
@@ -235,6 +246,10 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
     cluster.metrics().unknownGtidRead();
     LOG.debug("[{}] watermark names GTIDs the primary never executed; reading on the primary", cluster.name());
+    GtidSet own = watermark.current();
+    if (!own.isEmpty() && !cluster.knownOnPrimary().contains(own)) {
+      forgetLost(own);
+    }
     placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, primary);
     return false;
   }
@@ -250,9 +265,131 @@ public final class LogicalConnection implements Connection, RyowConnection {
     lastReadOn = on;
   }
 
-  /** A GTID the primary reported for a write of this connection (own_gtid capture). */
+  /**
+   * After {@code e} on {@code on}: returns where the statement may safely run again, or rethrows
+   * {@code e}. A read whose replica connection failed runs again on another replica (or the fallback).
+   * A statement the primary refused because it is read-only (it did not run) runs again on the new
+   * primary; a read whose primary connection failed runs again on a new connection. Nothing inside a
+   * transaction, and no write that may have committed, ever runs twice.
+   */
+  PhysicalConnection retryTarget(StatementKind kind, PhysicalConnection on, SQLException e) throws SQLException {
+    if (on != primary) {
+      if (!Sql.isConnectionFailure(e)
+          || !autoCommit
+          || sqlTransaction != SqlTransaction.NONE
+          || transactionReads != null) {
+        throw e;
+      }
+      ReplicaEndpoint failed = replicas.failed(on, e);
+      LOG.warn("[{}] replica connection {} failed; the read runs again elsewhere: {}", cluster.name(), on, e.getMessage());
+      cluster.metrics().readRetried();
+      PhysicalConnection r = replicaReadyForRead(failed);
+      if (r == null) {
+        ensurePrimary();
+        r = primary;
+      }
+      last = r;
+      return r;
+    }
+    boolean refused = Sql.isReadOnlyRefusal(e);
+    boolean lost = Sql.isConnectionFailure(e);
+    if (!refused && !lost) {
+      throw e;
+    }
+    // Either way this connection must not serve the next statement: reconnect (and rediscover) first.
+    primary.markBroken();
+    boolean inTransaction = transactionDirty || !autoCommit || sqlTransaction != SqlTransaction.NONE;
+    boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
+    if (inTransaction || pinnedToPrimary || !(refused || read)) {
+      LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), primary,
+          refused ? "refused the statement (read-only)" : "failed",
+          inTransaction ? "inside a transaction" : pinnedToPrimary ? "session state pinned to it" : "a write may have committed",
+          e.getMessage());
+      throw e;
+    }
+    replacePrimary(refused ? "the primary refused a write (read-only)" : "the primary connection failed: " + e.getMessage());
+    cluster.metrics().readRetried();
+    last = primary;
+    return primary;
+  }
+
+  // ---------------------------------------------------------------- the primary connection: reconnect, failover
+
+  /** Before a statement: a broken primary connection, or one to a server that is no longer the primary, is replaced. */
+  private void ensurePrimary() throws SQLException {
+    if (transactionDirty) {
+      return;
+    }
+    boolean moved = cluster.primaryEpoch() != primaryEpoch;
+    if (!moved && !primary.isClosed()) {
+      return;
+    }
+    replacePrimary(moved ? "the cluster moved to primary " + cluster.primaryEndpoint() : "the primary connection was closed");
+  }
+
+  private void replacePrimary(String why) throws SQLException {
+    PhysicalConnection old = primary;
+    PhysicalConnection fresh = connectPrimary();
+    old.close();
+    if (pinnedToPrimary) {
+      LOG.warn("[{}] session state pinned to the old primary connection (temporary tables, locks...) is lost: {}",
+          cluster.name(), why);
+    }
+    primary = fresh;
+    SessionMirror mirror = new SessionMirror(session);
+    mirror.sync(fresh.jdbc(), autoCommit);
+    if (readOnly) {
+      fresh.jdbc().setReadOnly(true);
+    }
+    primaryMirror = mirror;
+    captureDue = true;
+    cluster.metrics().primaryReconnected();
+    LOG.info("[{}] new primary connection to {} ({})", cluster.name(), fresh.host(), why);
+    checkWatermarkAgainstPrimary();
+  }
+
+  /**
+   * Opens a connection to the cluster's primary; when it is unreachable or read-only, looks for the
+   * writable server among the URL's hosts (up to {@code ryow.failoverTimeout}) and connects there.
+   */
+  private PhysicalConnection connectPrimary() throws SQLException {
+    long epoch = cluster.primaryEpoch();
+    ReplicaEndpoint target = cluster.primaryEndpoint();
+    long failedAt = System.nanoTime();
+    String trouble;
+    try {
+      PhysicalConnection p = connector.openPrimary(config, target.host(), this::wrote);
+      if (!p.identity().readOnly()) {
+        primaryEpoch = epoch;
+        return p;
+      }
+      p.close();
+      trouble = "the primary " + target + " is read-only";
+    } catch (SQLException e) {
+      if (!Sql.isUnreachable(e)) {
+        throw e;
+      }
+      trouble = "the primary " + target + " is unreachable: " + e.getMessage();
+    }
+    ReplicaEndpoint found = cluster.discoverPrimary(epoch, failedAt, cluster.failoverTimeoutMillis(), trouble);
+    long epochNow = cluster.primaryEpoch();
+    PhysicalConnection p = connector.openPrimary(config, found.host(), this::wrote);
+    if (p.identity().readOnly()) {
+      p.close();
+      throw new SQLTransientConnectionException(
+          "The primary " + found + " turned read-only while connecting (" + trouble + "): retry.", "08001");
+    }
+    primaryEpoch = epochNow;
+    return p;
+  }
+
+  /**
+   * GTIDs of writes of ours (from the primary's OK packet, or a query capture): they join this
+   * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
+   */
   private void wrote(GtidSet gtids) {
     watermark.advance(gtids);
+    watermarkGrewNanos = System.nanoTime();
     cluster.wrote(gtids);
     ConsistencyScope scope = ConsistencyScope.current();
     if (scope != null) {
@@ -260,62 +397,58 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
   }
 
-  private @Nullable PhysicalConnection replicaConnection() {
-    PhysicalConnection r = replica;
-    if (r != null) {
-      return r;
+  /**
+   * Cheap check before a replica read: the poller read the primary's {@code gtid_executed} after this
+   * watermark last grew, yet it does not contain the watermark. Then some GTIDs of the watermark were
+   * never executed by this primary (a token from a lost primary or another cluster): confirmed with
+   * {@code GTID_SUBSET} on the primary and forgotten, instead of making every read wait for them.
+   */
+  private void forgetWhatThePrimaryLacks() throws SQLException {
+    Cluster.PrimaryPosition position = cluster.primaryPosition();
+    if (position.polledAtNanos() - watermarkGrewNanos <= 0 || primaryEpoch != cluster.primaryEpoch()
+        || primary.isClosed()) {
+      return;
     }
-    List<ReplicaEndpoint> replicas = cluster.replicas();
-    for (int attempt = 0; attempt < replicas.size(); attempt++) {
-      ReplicaEndpoint endpoint = cluster.replicaForAttempt(replicaStart, attempt);
-      try {
-        r = connector.openReplica(config, endpoint.host());
-        replica = r;
-        replicaEndpoint = endpoint;
-        replicaSession.newConnection();
-        gate.replicaChanged();
-        return r;
-      } catch (SQLException e) {
-        LOG.warn("[{}] replica {} unavailable, trying the next: {}", cluster.name(), endpoint, e.getMessage());
-      }
+    GtidSet wm = watermark.current();
+    if (wm.isEmpty() || position.executed().contains(wm)) {
+      return;
     }
-    return null;
+    watermarkGrewNanos = System.nanoTime();
+    forgetLost(wm);
+  }
+
+  private void forgetLost(GtidSet wm) throws SQLException {
+    GtidSet[] split = primary.splitByExecuted(wm);
+    if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
+      cluster.metrics().lostGtidsForgotten();
+      LOG.warn("[{}] the primary {} has not executed {} of this connection's watermark (lost with an old primary, or"
+          + " a token from elsewhere); forgetting them so that reads do not wait for GTIDs no server has",
+          cluster.name(), primary.host(), split[0]);
+    }
   }
 
   /**
-   * After {@code e} on {@code on}: returns the primary when the statement may safely run again there
-   * (a read whose replica connection failed), otherwise rethrows {@code e}.
+   * After the cluster moved to another primary: GTIDs of the watermark the new primary has not
+   * executed were lost with the old one (or never existed); no server will ever have them, so waiting
+   * for them would only time out. Policy: forget them (logged at WARN with the GTIDs, counted in
+   * {@code lostGtidsForgotten}); the rest of the watermark still holds.
    */
-  PhysicalConnection retryTarget(PhysicalConnection on, SQLException e) throws SQLException {
-    if (on == primary
-        || !Sql.isConnectionFailure(e)
-        || !autoCommit
-        || sqlTransaction != SqlTransaction.NONE
-        || transactionReads != null) {
-      throw e;
+  private void checkWatermarkAgainstPrimary() throws SQLException {
+    long epoch = primaryEpoch;
+    if (watermarkCheckedEpoch == epoch) {
+      return;
     }
-    dropReplica(e);
-    cluster.metrics().fellBackToPrimary();
-    placed(ReadPlacement.PRIMARY_FALLBACK, 0, primary);
-    last = primary;
-    return primary;
-  }
-
-  private void dropReplica(SQLException cause) {
-    PhysicalConnection r = replica;
-    LOG.warn("[{}] replica connection {} failed, reads go to the primary until another opens: {}",
-        cluster.name(), r, cause.getMessage());
-    replica = null;
-    replicaEndpoint = null;
-    gate.replicaChanged();
-    if (r != null) {
-      r.close();
+    GtidSet wm = watermark.current();
+    if (!wm.isEmpty() && !cluster.primaryPosition().executed().contains(wm)) {
+      forgetLost(wm);
     }
+    watermarkCheckedEpoch = epoch;
   }
 
   /** Bookkeeping after a statement of {@code kind} ran on {@code on}. */
   void completed(StatementKind kind, PhysicalConnection on) throws SQLException {
-    if (on != primary) {
+    boolean onPrimary = on == primary;
+    if (!onPrimary) {
       cluster.metrics().replicaRead();
     } else if (kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ) {
       cluster.metrics().primaryRead();
@@ -329,8 +462,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
     switch (kind) {
       case BEGIN -> sqlTransaction = SqlTransaction.ON_PRIMARY;
       case BEGIN_READ_ONLY ->
-          sqlTransaction = on == primary ? SqlTransaction.ON_PRIMARY : SqlTransaction.READ_ONLY_ON_REPLICA;
-      case COMMIT, ROLLBACK -> transactionEnded();
+          sqlTransaction = onPrimary ? SqlTransaction.ON_PRIMARY : SqlTransaction.READ_ONLY_ON_REPLICA;
+      case COMMIT, ROLLBACK -> endTransaction();
       case SESSION_PIN -> {
         if (!pinnedToPrimary) {
           LOG.debug("[{}] session state that cannot be mirrored: pinned to the primary", cluster.name());
@@ -339,10 +472,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
       }
       default -> { }
     }
+    if (!onPrimary) {
+      return;
+    }
+    transactionDirty = kind != StatementKind.COMMIT && kind != StatementKind.ROLLBACK
+        && (!autoCommit || sqlTransaction != SqlTransaction.NONE);
     if (queryCapture && captureDue && autoCommit && sqlTransaction == SqlTransaction.NONE && sharesWrites()) {
       captureWithQuery();
     }
-    if (on == primary && !queryCapture && !primary.ownGtidTrackingIntact()) {
+    if (!queryCapture && !primary.ownGtidTrackingIntact()) {
       LOG.warn("[{}] GTID tracking on the primary connection was lost (reconnect?); capturing by query",
           cluster.name());
       captureWithQuery();
@@ -355,20 +493,16 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return scope != null || effectiveMode(scope) == ConsistencyMode.JVM;
   }
 
-  private void transactionEnded() {
-    sqlTransaction = SqlTransaction.NONE;
-    transactionStarted = false;
-    transactionReads = null;
-  }
-
-  /** Records a session-level statement that the replica connection must replay before its next use. */
+  /** Records a session-level statement that ran on the primary; replica connections replay it before their next use. */
   void sessionStatement(String sql) {
-    replicaSession.record(sql);
+    session.record(sql, null);
+    primaryMirror.markApplied(autoCommit);
   }
 
-  /** Records a prepared session-level statement and its parameters for replay on the replica. */
+  /** Records a prepared session-level statement and its parameters for replay on other connections. */
   void sessionStatement(String sql, ParameterRecorder parameters) {
-    replicaSession.record(sql, parameters.copy());
+    session.record(sql, parameters.copy());
+    primaryMirror.markApplied(autoCommit);
   }
 
   /** A batch of writes ran on the primary. */
@@ -414,6 +548,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void mergeConsistencyToken(String token) throws SQLException {
     checkOpen();
     watermark.advance(cluster.tokenCodec().decode(token));
+    watermarkGrewNanos = System.nanoTime();
   }
 
   @Override
@@ -449,6 +584,11 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public MetricsSnapshot clusterMetrics() {
     return cluster.metrics().snapshot();
+  }
+
+  @Override
+  public boolean lastReadStale() {
+    return lastPlacement == ReadPlacement.REPLICA_STALE;
   }
 
 
@@ -548,8 +688,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
     primary.jdbc().setAutoCommit(autoCommit);
     if (autoCommit && !this.autoCommit) {
       // JDBC: switching autocommit on commits the open transaction, on every server that holds part of it.
-      commitOrRollbackReplica(true);
-      transactionEnded();
+      replicas.commitOrRollback(true);
+      endTransaction();
       captureDue = true;
     }
     this.autoCommit = autoCommit;
@@ -566,9 +706,10 @@ public final class LogicalConnection implements Connection, RyowConnection {
     checkOpen();
     try {
       primary.jdbc().commit();
-      commitOrRollbackReplica(true);
+      replicas.commitOrRollback(true);
     } finally {
-      transactionEnded();
+      // Committed or not, the transaction is over (a failed commit leaves its outcome to the caller).
+      endTransaction();
       captureDue = true;
     }
     if (queryCapture && sharesWrites()) {
@@ -581,21 +722,18 @@ public final class LogicalConnection implements Connection, RyowConnection {
     checkOpen();
     try {
       primary.jdbc().rollback();
-      commitOrRollbackReplica(false);
+      replicas.commitOrRollback(false);
     } finally {
-      transactionEnded();
+      endTransaction();
     }
   }
 
-  private void commitOrRollbackReplica(boolean commit) throws SQLException {
-    PhysicalConnection r = replica;
-    if (r != null && !replicaSession.autoCommit()) {
-      if (commit) {
-        r.jdbc().commit();
-      } else {
-        r.jdbc().rollback();
-      }
-    }
+  private void endTransaction() {
+    sqlTransaction = SqlTransaction.NONE;
+    transactionDirty = false;
+    transactionStarted = false;
+    transactionReads = null;
+    replicas.transactionEnded();
   }
 
   @Override
@@ -651,7 +789,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setCatalog(String catalog) throws SQLException {
     checkOpen();
     primary.jdbc().setCatalog(catalog);
-    replicaSession.catalog(catalog);
+    session.catalog(catalog);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -663,7 +802,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setSchema(String schema) throws SQLException {
     checkOpen();
     primary.jdbc().setSchema(schema);
-    replicaSession.catalog(schema);
+    session.catalog(schema);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -675,7 +815,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setTransactionIsolation(int level) throws SQLException {
     checkOpen();
     primary.jdbc().setTransactionIsolation(level);
-    replicaSession.isolation(level);
+    session.isolation(level);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -687,7 +828,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setHoldability(int holdability) throws SQLException {
     checkOpen();
     primary.jdbc().setHoldability(holdability);
-    replicaSession.holdability(holdability);
+    session.holdability(holdability);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -699,7 +841,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
     checkOpen();
     primary.jdbc().setNetworkTimeout(executor, milliseconds);
-    replicaSession.networkTimeout(executor, milliseconds);
+    session.networkTimeout(executor, milliseconds);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -720,13 +863,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void setClientInfo(String name, @Nullable String value) throws SQLClientInfoException {
     primary.jdbc().setClientInfo(name, value);
-    replicaSession.clientInfo(name, value);
+    session.clientInfo(name, value);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
   public void setClientInfo(Properties properties) throws SQLClientInfoException {
     primary.jdbc().setClientInfo(properties);
-    replicaSession.clientInfo(properties);
+    session.clientInfo(properties);
+    primaryMirror.markApplied(autoCommit);
   }
 
   @Override
@@ -787,10 +932,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   public void clearWarnings() throws SQLException {
     checkOpen();
     primary.jdbc().clearWarnings();
-    PhysicalConnection r = replica;
-    if (r != null) {
-      r.jdbc().clearWarnings();
-    }
+    replicas.clearWarnings();
   }
 
   @Override
@@ -842,12 +984,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return;
     }
     closed = true;
-    PhysicalConnection r = replica;
-    replica = null;
-    if (r != null) {
-      r.close();
-    }
+    replicas.closeAll();
     primary.close();
+    cluster.connectionClosed();
   }
 
   @Override
@@ -856,11 +995,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return;
     }
     closed = true;
-    PhysicalConnection r = replica;
-    replica = null;
-    if (r != null) {
-      r.abort(executor);
-    }
+    cluster.connectionClosed();
+    replicas.abortAll(executor);
     primary.abort(executor);
   }
 
@@ -881,6 +1017,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   @Override
   public String toString() {
-    return "RyowConnection[" + cluster.name() + ", replica=" + replica + ", closed=" + closed + "]";
+    return "RyowConnection[" + cluster.name() + ", primary=" + primary.host() + ", replicas=" + replicas + ", closed="
+        + closed + "]";
   }
 }

@@ -37,6 +37,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   private final StatementKind kind;
   private final ParameterRecorder recorder = new ParameterRecorder();
   private @Nullable PreparedStatement onPrimary;
+  private @Nullable PhysicalConnection primaryOwner;
   private @Nullable PreparedStatement onReplica;
   private @Nullable PhysicalConnection replicaOwner;
 
@@ -64,9 +65,13 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   private PreparedStatement prepared(PhysicalConnection on) throws SQLException {
     if (on == connection.primary()) {
       PreparedStatement ps = onPrimary;
-      if (ps == null) {
+      if (ps == null || primaryOwner != on) {
+        if (ps != null) {
+          primaryChanged(ps);
+        }
         ps = configure(shape.prepare(on.jdbc(), sql));
         onPrimary = ps;
+        primaryOwner = on;
       }
       current = ps;
       return ps;
@@ -121,7 +126,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     try {
       rs = ready(on).executeQuery();
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       rs = ready(on).executeQuery();
     }
     done(on);
@@ -136,7 +141,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     try {
       result = ready(on).execute();
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       result = ready(on).execute();
     }
     done(on);
@@ -156,7 +161,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     try {
       result = ready(on).executeLargeUpdate();
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       result = ready(on).executeLargeUpdate();
     }
     done(on);
@@ -167,12 +172,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   public void addBatch() throws SQLException {
     checkOpen();
     ready(connection.primary()).addBatch();
+    batchPending = true;
   }
 
   @Override
   public void clearBatch() throws SQLException {
     checkOpen();
     PreparedStatement p = onPrimary;
+    batchPending = false;
     if (p != null) {
       p.clearBatch();
     }
@@ -181,7 +188,9 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public int[] executeBatch() throws SQLException {
     checkOpen();
-    int[] counts = prepared(connection.acquire(StatementKind.WRITE)).executeBatch();
+    PreparedStatement ps = prepared(connection.acquire(StatementKind.WRITE));
+    batchPending = false;
+    int[] counts = ps.executeBatch();
     connection.batchCompleted();
     return counts;
   }
@@ -189,7 +198,9 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
-    long[] counts = prepared(connection.acquire(StatementKind.WRITE)).executeLargeBatch();
+    PreparedStatement ps = prepared(connection.acquire(StatementKind.WRITE));
+    batchPending = false;
+    long[] counts = ps.executeLargeBatch();
     connection.batchCompleted();
     return counts;
   }

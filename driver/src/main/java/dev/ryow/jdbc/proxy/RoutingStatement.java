@@ -21,6 +21,9 @@ class RoutingStatement implements Statement {
   private final ClassificationCache classifications;
 
   private @Nullable Statement onPrimary;
+  private @Nullable PhysicalConnection primaryOwner;
+  /** addBatch was called since the last executeBatch/clearBatch: the entries live on {@link #onPrimary}. */
+  boolean batchPending;
   private @Nullable Statement onReplica;
   private @Nullable PhysicalConnection replicaOwner;
   /** The physical statement that ran last: results, update counts and warnings come from it. */
@@ -52,19 +55,53 @@ class RoutingStatement implements Statement {
   private Statement physical(PhysicalConnection on) throws SQLException {
     if (on == connection.primary()) {
       Statement s = onPrimary;
-      if (s == null) {
+      if (s == null || primaryOwner != on) {
+        if (s != null) {
+          primaryChanged(s);
+        }
         s = configure(shape.createStatement(on.jdbc()));
         onPrimary = s;
+        primaryOwner = on;
       }
       return current = s;
     }
     Statement s = onReplica;
     if (s == null || replicaOwner != on) {
+      if (s != null) {
+        closeQuietly(s);
+      }
       s = configure(shape.createStatement(on.jdbc()));
       onReplica = s;
       replicaOwner = on;
     }
     return current = s;
+  }
+
+  /**
+   * The logical connection moved to a new physical primary connection (reconnect or failover): the
+   * old physical statement is dropped; a batch built on it is lost, which is reported, not hidden.
+   */
+  final void primaryChanged(Statement old) throws SQLException {
+    try {
+      old.close();
+    } catch (SQLException ignored) {
+      // The old connection is gone; nothing to release.
+    }
+    if (batchPending) {
+      batchPending = false;
+      throw new java.sql.SQLRecoverableException(
+          "The connection to the primary was re-established (reconnect or failover) after addBatch: the batch"
+              + " entries were lost with the old connection; add them again.",
+          "08003");
+    }
+  }
+
+  private static void closeQuietly(Statement s) {
+    try {
+      s.close();
+    } catch (SQLException ignored) {
+      // Its connection may be gone (a replica that failed); nothing left to release.
+    }
   }
 
   /** Applies the recorded settings to a new physical statement. */
@@ -158,7 +195,7 @@ class RoutingStatement implements Statement {
     try {
       rs = physical(on).executeQuery(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       rs = physical(on).executeQuery(sql);
     }
     done(kind, on, sql);
@@ -174,7 +211,7 @@ class RoutingStatement implements Statement {
     try {
       result = physical(on).execute(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       result = physical(on).execute(sql);
     }
     done(kind, on, sql);
@@ -252,7 +289,7 @@ class RoutingStatement implements Statement {
     try {
       result = run(physical(on), sql, form, keysFlag, indexes, names);
     } catch (SQLException e) {
-      on = connection.retryTarget(on, e);
+      on = connection.retryTarget(kind, on, e);
       result = run(physical(on), sql, form, keysFlag, indexes, names);
     }
     done(kind, on, sql);
@@ -283,12 +320,14 @@ class RoutingStatement implements Statement {
   public void addBatch(String sql) throws SQLException {
     checkOpen();
     physical(connection.primary()).addBatch(sql);
+    batchPending = true;
   }
 
   @Override
   public void clearBatch() throws SQLException {
     checkOpen();
     Statement p = onPrimary;
+    batchPending = false;
     if (p != null) {
       p.clearBatch();
     }
@@ -298,7 +337,9 @@ class RoutingStatement implements Statement {
   public int[] executeBatch() throws SQLException {
     checkOpen();
     PhysicalConnection on = connection.acquire(StatementKind.WRITE);
-    int[] counts = physical(on).executeBatch();
+    Statement s = physical(on);
+    batchPending = false;
+    int[] counts = s.executeBatch();
     connection.batchCompleted();
     return counts;
   }
@@ -307,7 +348,9 @@ class RoutingStatement implements Statement {
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
     PhysicalConnection on = connection.acquire(StatementKind.WRITE);
-    long[] counts = physical(on).executeLargeBatch();
+    Statement s = physical(on);
+    batchPending = false;
+    long[] counts = s.executeLargeBatch();
     connection.batchCompleted();
     return counts;
   }

@@ -1,152 +1,78 @@
 package dev.ryow.jdbc.proxy;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.Executor;
-import org.jspecify.annotations.Nullable;
 
 /**
- * The replica connection's copy of the logical connection's session state: recorded when the
- * application sets it (on the primary), replayed on the replica connection before its next use.
- * Never read back from a server.
+ * One physical connection's copy of the logical connection's {@link SessionState}: what of it this
+ * connection has applied. {@link #sync} replays the rest before the connection is used. The primary
+ * connection's mirror is {@link #markApplied marked} as the application changes the state there directly.
  */
 final class SessionMirror {
-  /** A session statement as it ran on the primary: its text and, for a prepared one, its parameters. */
-  private record Recorded(String sql, @Nullable ParameterRecorder parameters) {}
-
-  private final List<Recorded> statements = new ArrayList<>();
+  private final SessionState state;
   private int replayed;
-  private @Nullable String catalog;
-  private boolean catalogDirty;
-  private int isolation = -1;
-  private boolean isolationDirty;
-  private @Nullable Executor timeoutExecutor;
-  private int networkTimeout = -1;
-  private boolean networkTimeoutDirty;
+  private int statementsGeneration;
+  private int catalogVersion;
+  private int isolationVersion;
+  private int holdabilityVersion;
+  private int clientInfoVersion;
+  private int networkTimeoutVersion;
   private boolean autoCommit = true;
-  private int holdability = -1;
-  private boolean holdabilityDirty;
-  private final Properties clientInfo = new Properties();
-  private boolean clientInfoDirty;
 
-  /** A new replica connection: everything recorded must be applied to it. */
-  void newConnection() {
-    replayed = 0;
-    catalogDirty = catalog != null;
-    isolationDirty = isolation >= 0;
-    networkTimeoutDirty = networkTimeout >= 0;
-    holdabilityDirty = holdability >= 0;
-    clientInfoDirty = !clientInfo.isEmpty();
-    autoCommit = true;
+  SessionMirror(SessionState state) {
+    this.state = state;
   }
 
-  /**
-   * Records a session statement. Repeating a statement moves it to the end (it is replayed again
-   * if the replica had it already), so the list holds each distinct statement once and replay keeps
-   * the application's order.
-   */
-  void record(String sql) {
-    record(sql, null);
+  /** The connection already has the whole state (the application set it there). */
+  void markApplied(boolean autoCommitNow) {
+    replayed = state.statements.size();
+    statementsGeneration = state.statementsGeneration;
+    catalogVersion = state.catalogVersion;
+    isolationVersion = state.isolationVersion;
+    holdabilityVersion = state.holdabilityVersion;
+    clientInfoVersion = state.clientInfoVersion;
+    networkTimeoutVersion = state.networkTimeoutVersion;
+    autoCommit = autoCommitNow;
   }
 
-  /**
-   * Records a prepared session statement with a copy of its parameters; a later execution of the
-   * same text replaces it (it sets the same variables).
-   */
-  void record(String sql, @Nullable ParameterRecorder parameters) {
-    for (int i = 0; i < statements.size(); i++) {
-      if (statements.get(i).sql().equals(sql)) {
-        statements.remove(i);
-        if (i < replayed) {
-          replayed--;
-        }
-        break;
-      }
-    }
-    statements.add(new Recorded(sql, parameters));
-  }
-
-  void holdability(int value) {
-    holdability = value;
-    holdabilityDirty = true;
-  }
-
-  void clientInfo(String name, @Nullable String value) {
-    if (value == null) {
-      clientInfo.remove(name);
-    } else {
-      clientInfo.setProperty(name, value);
-    }
-    clientInfoDirty = true;
-  }
-
-  void clientInfo(Properties properties) {
-    clientInfo.clear();
-    clientInfo.putAll(properties);
-    clientInfoDirty = true;
-  }
-
-  void catalog(String value) {
-    catalog = value;
-    catalogDirty = true;
-  }
-
-  void isolation(int level) {
-    isolation = level;
-    isolationDirty = true;
-  }
-
-  void networkTimeout(Executor executor, int millis) {
-    timeoutExecutor = executor;
-    networkTimeout = millis;
-    networkTimeoutDirty = true;
-  }
-
+  /** The autocommit mode this connection is in. */
   boolean autoCommit() {
     return autoCommit;
   }
 
-  /** Brings the replica connection {@code c} up to date; {@code wantAutoCommit} is its required autocommit. */
+  /** Brings {@code c} up to date; {@code wantAutoCommit} is the autocommit it must have for its next statement. */
   void sync(Connection c, boolean wantAutoCommit) throws SQLException {
-    for (; replayed < statements.size(); replayed++) {
-      Recorded r = statements.get(replayed);
-      ParameterRecorder parameters = r.parameters();
-      if (parameters == null) {
-        try (Statement s = c.createStatement()) {
-          s.execute(r.sql());
-        }
-      } else {
-        try (PreparedStatement ps = c.prepareStatement(r.sql())) {
-          parameters.replay(ps);
-          ps.execute();
-        }
-      }
+    if (statementsGeneration != state.statementsGeneration) {
+      // A repeated statement moved: replaying the whole (short, distinct) list in order is correct.
+      replayed = 0;
+      statementsGeneration = state.statementsGeneration;
     }
-    if (catalogDirty && catalog != null) {
-      c.setCatalog(catalog);
-      catalogDirty = false;
+    for (; replayed < state.statements.size(); replayed++) {
+      state.statements.get(replayed).replay(c);
     }
-    if (isolationDirty) {
-      c.setTransactionIsolation(isolation);
-      isolationDirty = false;
+    String wantCatalog = state.catalog;
+    if (catalogVersion != state.catalogVersion && wantCatalog != null) {
+      c.setCatalog(wantCatalog);
     }
-    if (networkTimeoutDirty && timeoutExecutor != null) {
-      c.setNetworkTimeout(timeoutExecutor, networkTimeout);
-      networkTimeoutDirty = false;
+    catalogVersion = state.catalogVersion;
+    if (isolationVersion != state.isolationVersion && state.isolation >= 0) {
+      c.setTransactionIsolation(state.isolation);
     }
-    if (holdabilityDirty) {
-      c.setHoldability(holdability);
-      holdabilityDirty = false;
+    isolationVersion = state.isolationVersion;
+    if (holdabilityVersion != state.holdabilityVersion && state.holdability >= 0) {
+      c.setHoldability(state.holdability);
     }
-    if (clientInfoDirty) {
-      c.setClientInfo(clientInfo);
-      clientInfoDirty = false;
+    holdabilityVersion = state.holdabilityVersion;
+    if (clientInfoVersion != state.clientInfoVersion) {
+      c.setClientInfo(state.clientInfo);
     }
+    clientInfoVersion = state.clientInfoVersion;
+    Executor executor = state.timeoutExecutor;
+    if (networkTimeoutVersion != state.networkTimeoutVersion && executor != null) {
+      c.setNetworkTimeout(executor, state.networkTimeout);
+    }
+    networkTimeoutVersion = state.networkTimeoutVersion;
     if (autoCommit != wantAutoCommit) {
       c.setAutoCommit(wantAutoCommit);
       autoCommit = wantAutoCommit;

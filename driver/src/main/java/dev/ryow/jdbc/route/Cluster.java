@@ -5,24 +5,44 @@ import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
+import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.sql.ClassificationCache;
 import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What all logical connections to one primary/replica set share: the replicas and what is known of
- * them, the fallback policy, the wait timeout and the metrics. One per distinct {@link RyowConfig#clusterKey()}.
+ * What all logical connections to one set of servers share: every server of the URL and what is
+ * known of it ({@link ReplicaEndpoint}), which one is the primary now, the fallback policy and its
+ * token bucket, the per-replica waiter caps, the background poller and the metrics. One per
+ * distinct {@link RyowConfig#clusterKey()}.
  */
 public final class Cluster {
+  private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
+  private static final long DISCOVERY_PAUSE_MILLIS = 100;
+
   private final String name;
-  private final List<ReplicaEndpoint> replicas;
+  private final RyowConfig config;
+  private final ConnectorJ connector;
+  private final List<ReplicaEndpoint> servers;
   private final FallbackPolicy fallback;
   private final int waitTimeoutMillis;
   private final BigDecimal waitTimeoutSeconds;
+  private final int failoverTimeoutMillis;
+  private final SelectionStrategy strategy;
   private final ClusterMetrics metrics = new ClusterMetrics();
   private final ClassificationCache classifications = new ClassificationCache();
   private final AtomicInteger nextReplica = new AtomicInteger();
@@ -34,13 +54,42 @@ public final class Cluster {
   /** GTIDs the primary is known to have executed: our writes, and sets verified with GTID_SUBSET. */
   private final Watermark primaryExecuted = new Watermark();
 
-  /** Builds the shared state for a config. */
-  public Cluster(RyowConfig config) {
+  private final ReentrantLock discovery = new ReentrantLock();
+  private final ClusterMonitor monitor;
+  private volatile ReplicaEndpoint primary;
+  private volatile long primaryEpoch;
+  private volatile long primaryConfirmedNanos = System.nanoTime();
+  private volatile PrimaryPosition primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
+
+  /**
+   * What the poller read on the primary.
+   *
+   * @param executed its {@code gtid_executed}
+   * @param polledAtNanos {@link System#nanoTime()} just before the query was sent: everything
+   *     committed on the primary before that instant is in {@code executed}
+   */
+  public record PrimaryPosition(GtidSet executed, long polledAtNanos) {}
+
+  /** Builds the shared state for a config; the poller starts with the first logical connection. */
+  public Cluster(RyowConfig config, ConnectorJ connector) {
     this.name = config.clusterName();
-    this.replicas = config.replicas().stream().map(ReplicaEndpoint::new).toList();
-    this.fallback = FallbackPolicy.of(config.get(RyowProperties.FALLBACK));
+    this.config = config;
+    this.connector = connector;
+    int maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);
+    List<ReplicaEndpoint> all = new ArrayList<>();
+    all.add(new ReplicaEndpoint(config.primary(), 0, maxWaiters));
+    for (HostSpec replica : config.replicas()) {
+      all.add(new ReplicaEndpoint(replica, all.size(), maxWaiters));
+    }
+    this.servers = List.copyOf(all);
+    this.primary = servers.get(0);
+    this.primary.health(Health.PRIMARY, 0, "");
+    this.fallback = new FallbackPolicy(config);
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
+    this.failoverTimeoutMillis = config.get(RyowProperties.FAILOVER_TIMEOUT_MILLIS);
+    this.strategy = config.get(RyowProperties.REPLICA_SELECTION);
+    this.monitor = new ClusterMonitor(this, config, connector);
     this.consistency = config.get(RyowProperties.CONSISTENCY);
     this.unknownGtids = config.get(RyowProperties.UNKNOWN_GTIDS);
     this.tokenCodec = TokenCodec.of(config);
@@ -87,32 +136,42 @@ public final class Cluster {
     return name;
   }
 
-  /** The replicas in URL order. */
-  public List<ReplicaEndpoint> replicas() {
-    return replicas;
+  /** Every server of the URL, in URL order; {@link ReplicaEndpoint#index()} is the position here. */
+  public List<ReplicaEndpoint> servers() {
+    return servers;
   }
 
-  /** The replica at {@code index} of a round-robin walk that starts at a different replica each call. */
-  public ReplicaEndpoint replicaForAttempt(int start, int attempt) {
-    return replicas.get(Math.floorMod(start + attempt, replicas.size()));
+  /** The server that takes writes now. */
+  public ReplicaEndpoint primaryEndpoint() {
+    return primary;
   }
 
-  /** Where the next logical connection starts its round-robin walk over the replicas. */
+  /** Grows by one each time the cluster moves to a different primary. */
+  public long primaryEpoch() {
+    return primaryEpoch;
+  }
+
+  /** What the primary had executed at the last poll (it only lags behind the truth). */
+  public PrimaryPosition primaryPosition() {
+    return primaryPosition;
+  }
+
+  void primaryExecuted(GtidSet executed, long polledAtNanos) {
+    primaryPosition = new PrimaryPosition(executed, polledAtNanos);
+    primaryConfirmedNanos = polledAtNanos;
+  }
+
+  /** Where the next logical connection starts its round-robin walk over the servers. */
   public int nextReplicaStart() {
     return nextReplica.getAndIncrement();
   }
 
-  /** The replica whose address is {@code host}, if any. */
-  public ReplicaEndpoint endpoint(HostSpec host) {
-    for (ReplicaEndpoint r : replicas) {
-      if (r.host().equals(host)) {
-        return r;
-      }
-    }
-    throw new IllegalArgumentException("not a replica of " + name + ": " + host);
+  /** {@code ryow.replicaSelection}. */
+  public SelectionStrategy strategy() {
+    return strategy;
   }
 
-  /** What a read does when its wait failed. */
+  /** What a read does when no replica could serve it in time. */
   public FallbackPolicy fallback() {
     return fallback;
   }
@@ -132,8 +191,153 @@ public final class Cluster {
     return classifications;
   }
 
+  /** {@code ryow.failoverTimeout} in milliseconds. */
+  public int failoverTimeoutMillis() {
+    return failoverTimeoutMillis;
+  }
+
   /** The cluster's counters. */
   public ClusterMetrics metrics() {
     return metrics;
+  }
+
+  /** A logical connection opened (starts the poller if it is not running). */
+  public void connectionOpened() {
+    monitor.connectionOpened();
+  }
+
+  /** A logical connection closed (the poller stops once none remain for a moment). */
+  public void connectionClosed() {
+    monitor.connectionClosed();
+  }
+
+  /** Whether the background poller runs now. */
+  public boolean pollerRunning() {
+    return monitor.running();
+  }
+
+  /** A connection to {@code server} failed: out of rotation until a probe succeeds. */
+  public void unreachable(ReplicaEndpoint server, String why) {
+    Health previous = server.unreachable(why, System.nanoTime());
+    if (previous != Health.UNREACHABLE && previous != Health.PRIMARY) {
+      metrics.replicaFailed();
+      LOG.warn("[{}] replica {} out of rotation: {}", name, server, why);
+    }
+  }
+
+  void health(ReplicaEndpoint server, Health next, long lagMillis, String why) {
+    if (server == primary) {
+      return;
+    }
+    Health previous = server.health(next, lagMillis, why);
+    if (previous.inRotation() && !next.inRotation()) {
+      metrics.replicaFailed();
+      LOG.warn("[{}] replica {} out of rotation ({}): {}", name, server, next, why);
+    } else if (!previous.inRotation() && next.inRotation()) {
+      metrics.replicaRecovered();
+      LOG.info("[{}] replica {} back in rotation (was {})", name, server, previous);
+    }
+  }
+
+  /**
+   * Finds the writable server among the URL's hosts after {@code why} (the primary was unreachable
+   * or read-only), unless another thread already moved the cluster past {@code seenEpoch}. Tries the
+   * current primary first, then the URL's order; retries for up to {@code deadlineMillis} (0: one
+   * round) while no server is writable (a switchover in progress). When another thread confirmed the
+   * primary writable after {@code failedAtNanos} (when the caller saw the failure), that answer is used.
+   *
+   * @return the primary to use now
+   * @throws SQLException when no writable server was found in time
+   */
+  public ReplicaEndpoint discoverPrimary(long seenEpoch, long failedAtNanos, long deadlineMillis, String why)
+      throws SQLException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMillis);
+    try {
+      if (!discovery.tryLock(Math.max(deadlineMillis, failoverTimeoutMillis), TimeUnit.MILLISECONDS)) {
+        throw new SQLTransientConnectionException(
+            "Timed out waiting for another thread's primary discovery (" + why + ")", "08001");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLTransientConnectionException("Interrupted while looking for the primary", "08001", e);
+    }
+    try {
+      if (primaryEpoch != seenEpoch) {
+        return primary;
+      }
+      if (primaryConfirmedNanos - failedAtNanos > 0) {
+        return primary;
+      }
+      StringBuilder seen = new StringBuilder();
+      while (true) {
+        seen.setLength(0);
+        ReplicaEndpoint found = findWritable(seen);
+        if (found != null) {
+          if (found != primary) {
+            moveTo(found, why);
+          }
+          primaryConfirmedNanos = System.nanoTime();
+          return found;
+        }
+        if (System.nanoTime() - deadline >= 0) {
+          throw new SQLTransientConnectionException(
+              "No writable server among " + hosts() + " (" + why + "; " + seen + ") within "
+                  + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + failoverTimeoutMillis + " ms: check the"
+                  + " servers' read_only/super_read_only, or raise " + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + ".",
+              "08001");
+        }
+        try {
+          Thread.sleep(DISCOVERY_PAUSE_MILLIS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SQLTransientConnectionException("Interrupted while looking for the primary", "08001", e);
+        }
+      }
+    } finally {
+      discovery.unlock();
+    }
+  }
+
+  private @Nullable ReplicaEndpoint findWritable(StringBuilder seen) {
+    List<ReplicaEndpoint> order = new ArrayList<>(servers.size());
+    order.add(primary);
+    for (ReplicaEndpoint e : servers) {
+      if (e != primary) {
+        order.add(e);
+      }
+    }
+    for (ReplicaEndpoint e : order) {
+      try (PhysicalConnection c = connector.openMonitor(config, e.host())) {
+        if (!c.identity().readOnly()) {
+          return e;
+        }
+        seen.append(e).append(" read-only; ");
+      } catch (SQLException failure) {
+        seen.append(e).append(" unreachable; ");
+      }
+    }
+    return null;
+  }
+
+  private void moveTo(ReplicaEndpoint found, String why) {
+    ReplicaEndpoint old = primary;
+    found.health(Health.PRIMARY, 0, "");
+    old.health(Health.UNKNOWN, 0, "was the primary until " + why);
+    primary = found;
+    primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
+    primaryEpoch++;
+    metrics.primaryFailedOver();
+    LOG.warn("[{}] primary moved from {} to {} ({})", name, old, found, why);
+  }
+
+  private String hosts() {
+    StringBuilder b = new StringBuilder("[");
+    for (ReplicaEndpoint e : servers) {
+      if (b.length() > 1) {
+        b.append(", ");
+      }
+      b.append(e);
+    }
+    return b.append(']').toString();
   }
 }

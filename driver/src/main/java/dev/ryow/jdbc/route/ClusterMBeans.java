@@ -70,7 +70,9 @@ public final class ClusterMBeans {
   }
 
   private static List<ReplicaState> replicaStates(Cluster cluster) {
-    return cluster.replicas().stream()
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    return cluster.servers().stream()
+        .filter(r -> r != primary)
         .map(r -> new ReplicaState(r.host().address(), r.knownExecuted().toString()))
         .toList();
   }

@@ -1,45 +1,142 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.config.DegradeMode;
 import dev.ryow.jdbc.config.FallbackMode;
+import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
-import dev.ryow.jdbc.server.WaitOutcome;
-import java.sql.SQLException;
+import dev.ryow.jdbc.metrics.ClusterMetrics;
 import java.sql.SQLTransientException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * "What on failure?" Decides where a replica read goes when its replica did not reach the watermark
- * in time. The seam where rate limits and other degrade modes plug in.
+ * "What on failure?" Decides where a replica read goes when no replica could serve it in time:
+ * {@code ryow.fallback=primary} sends it to the primary within the cluster's token bucket
+ * ({@code ryow.fallbackRate}, {@code ryow.fallbackBurst}) and applies {@code ryow.fallbackDegrade}
+ * when the bucket is empty; {@code error} and {@code stale} never send it to the primary.
  */
-public interface FallbackPolicy {
+public final class FallbackPolicy {
+  private static final Logger LOG = LoggerFactory.getLogger(FallbackPolicy.class);
+  private static final long STALE_LOG_INTERVAL_NANOS = 1_000_000_000L;
 
-  /** Where the read runs instead: {@link Decision#PRIMARY} or {@link Decision#STALE_REPLICA}; or throws. */
-  Decision onWaitFailed(ReplicaEndpoint replica, WaitOutcome outcome, int waitTimeoutMillis) throws SQLException;
-
-  /** Where a read whose wait failed runs. */
-  enum Decision {
-    /** On the primary. */
+  /** Where a read that no replica could serve in time runs. */
+  public enum Decision {
+    /** On the primary (a fallback token was taken). */
     PRIMARY,
-    /** On the replica, knowingly possibly stale. */
+    /** On a reachable replica, knowingly possibly stale. */
     STALE_REPLICA
   }
 
-  /** The policy for a configured mode. */
-  static FallbackPolicy of(FallbackMode mode) {
-    return switch (mode) {
-      case PRIMARY -> (replica, outcome, timeout) -> Decision.PRIMARY;
-      case STALE -> (replica, outcome, timeout) -> Decision.STALE_REPLICA;
-      case ERROR -> FallbackPolicy::reject;
+  /** Why no replica could serve the read. */
+  public enum Reason {
+    /** The wait returned 1: the replica did not reach the watermark within {@code ryow.waitTimeout}. */
+    TIMED_OUT,
+    /** The wait returned NULL or an error. */
+    WAIT_FAILED,
+    /** Every replica that could have waited already had {@code ryow.maxWaitersPerReplica} waiting reads. */
+    CAPPED,
+    /** No replica is reachable and in rotation. */
+    NO_REPLICA
+  }
+
+  private final FallbackMode mode;
+  private final DegradeMode degrade;
+  private final TokenBucket bucket;
+  private final int rate;
+  private final int burst;
+  private final int waitTimeoutMillis;
+  private final int maxWaiters;
+  private final AtomicLong lastStaleLog = new AtomicLong(System.nanoTime() - STALE_LOG_INTERVAL_NANOS);
+
+  /** The policy of a cluster's config. */
+  public FallbackPolicy(RyowConfig config) {
+    this(config, new TokenBucket(config.get(RyowProperties.FALLBACK_RATE), config.get(RyowProperties.FALLBACK_BURST)));
+  }
+
+  /** The policy with a given bucket (tests). */
+  public FallbackPolicy(RyowConfig config, TokenBucket bucket) {
+    this.mode = config.get(RyowProperties.FALLBACK);
+    this.degrade = config.get(RyowProperties.FALLBACK_DEGRADE);
+    this.rate = config.get(RyowProperties.FALLBACK_RATE);
+    this.burst = config.get(RyowProperties.FALLBACK_BURST);
+    this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
+    this.maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);
+    this.bucket = bucket;
+  }
+
+  /**
+   * Decides for one read.
+   *
+   * @param replica the replica the read waited on or would have used, null when none was usable
+   * @param reason why it cannot run there
+   * @param staleReplicaAvailable a reachable replica could serve the read stale
+   * @param metrics counts throttling
+   * @throws SQLTransientException when the read must fail; the message names the replica, the wait and what to tune
+   */
+  public Decision decide(
+      @Nullable ReplicaEndpoint replica, Reason reason, boolean staleReplicaAvailable, ClusterMetrics metrics)
+      throws SQLTransientException {
+    switch (mode) {
+      case PRIMARY -> {
+        if (bucket.tryAcquire()) {
+          return Decision.PRIMARY;
+        }
+        metrics.fallbackThrottled();
+        if (degrade == DegradeMode.STALE && staleReplicaAvailable) {
+          return Decision.STALE_REPLICA;
+        }
+        throw new SQLTransientException(
+            what(replica, reason) + ", and the primary's fallback budget is spent (" + RyowProperties.FALLBACK_RATE.name()
+                + "=" + rate + "/s, " + RyowProperties.FALLBACK_BURST.name() + "=" + burst + ", "
+                + RyowProperties.FALLBACK_DEGRADE.name() + "=" + name(degrade) + (degrade == DegradeMode.STALE
+                    ? " but no replica is reachable" : "")
+                + "): retry the read later, raise " + RyowProperties.FALLBACK_RATE.name() + " or "
+                + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + ", or set " + RyowProperties.FALLBACK_DEGRADE.name()
+                + "=stale.",
+            "HYT00");
+      }
+      case STALE -> {
+        if (staleReplicaAvailable) {
+          return Decision.STALE_REPLICA;
+        }
+        throw new SQLTransientException(
+            what(replica, reason) + " and " + RyowProperties.FALLBACK.name()
+                + "=stale, but no replica is reachable to read stale: retry the read, or set "
+                + RyowProperties.FALLBACK.name() + "=primary.",
+            "HYT00");
+      }
+      default -> throw new SQLTransientException(
+          what(replica, reason) + " and " + RyowProperties.FALLBACK.name() + "=error: retry the read, raise "
+              + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + ", or set " + RyowProperties.FALLBACK.name() + "=primary.",
+          "HYT00");
+    }
+  }
+
+  /** Logs a stale read at most once per second per cluster, with what made it stale. */
+  public void logStale(@Nullable ReplicaEndpoint replica, Reason reason) {
+    long now = System.nanoTime();
+    long last = lastStaleLog.get();
+    if (now - last >= STALE_LOG_INTERVAL_NANOS && lastStaleLog.compareAndSet(last, now)) {
+      LOG.warn("Serving a read stale from {} (counted in staleReads; logged at most once a second): {}",
+          replica, what(replica, reason));
+    }
+  }
+
+  private String what(@Nullable ReplicaEndpoint replica, Reason reason) {
+    String wait = RyowProperties.WAIT_TIMEOUT_MILLIS.name() + "=" + waitTimeoutMillis + " ms";
+    return switch (reason) {
+      case TIMED_OUT -> "Replica " + replica + " did not reach this connection's writes within " + wait;
+      case WAIT_FAILED -> "Replica " + replica + " could not wait for this connection's writes (" + wait + ")";
+      case CAPPED -> "Replica " + replica + " already has " + RyowProperties.MAX_WAITERS_PER_REPLICA.name() + "="
+          + maxWaiters + " reads waiting (" + wait + "), and no other replica could take the read";
+      case NO_REPLICA -> "No replica is reachable and in rotation" + (replica == null ? "" : " (last tried " + replica + ")")
+          + " to wait for this connection's writes (" + wait + ")";
     };
   }
 
-  private static Decision reject(ReplicaEndpoint replica, WaitOutcome outcome, int waitTimeoutMillis)
-      throws SQLException {
-    String why = outcome == WaitOutcome.TIMED_OUT ? "did not reach" : "could not wait for";
-    throw new SQLTransientException(
-        "Replica " + replica + " " + why + " this connection's writes within " + RyowProperties.WAIT_TIMEOUT_MILLIS.name()
-            + "=" + waitTimeoutMillis + " ms and " + RyowProperties.FALLBACK.name()
-            + "=error: retry the read, raise " + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + ", or set "
-            + RyowProperties.FALLBACK.name() + "=primary.",
-        "HYT00");
+  private static String name(Enum<?> e) {
+    return e.name().toLowerCase(java.util.Locale.ROOT);
   }
 }

@@ -2,29 +2,102 @@ package dev.ryow.jdbc.route;
 
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.server.ServerStatus;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
-/** One replica of a cluster and what the cluster knows of it: the GTIDs it is known to have executed. */
+/**
+ * One server of a cluster (any host of the URL; whichever is not the current primary may serve
+ * reads) and what the cluster knows of it: the GTIDs it has certainly executed, its health, its
+ * applier lag and how many reads wait on it now. Shared by all threads; every field is safe to read
+ * without a lock.
+ */
 public final class ReplicaEndpoint {
-  private final HostSpec host;
-  private final AtomicReference<GtidSet> knownExecuted = new AtomicReference<>(GtidSet.EMPTY);
+  static final long FIRST_BACKOFF_NANOS = 250_000_000L;
+  static final long MAX_BACKOFF_NANOS = 5_000_000_000L;
 
-  ReplicaEndpoint(HostSpec host) {
+  private final HostSpec host;
+  private final int index;
+  private final AtomicReference<GtidSet> knownExecuted = new AtomicReference<>(GtidSet.EMPTY);
+  private final Semaphore waitPermits;
+  private volatile @Nullable String serverUuid;
+  private volatile Health health = Health.UP;
+  private volatile long lagMillis;
+  private volatile String problem = "";
+  private volatile long probeAtNanos;
+  private volatile long backoffNanos = FIRST_BACKOFF_NANOS;
+  private final int maxWaiters;
+
+  ReplicaEndpoint(HostSpec host, int index, int maxWaiters) {
     this.host = host;
+    this.index = index;
+    this.maxWaiters = maxWaiters;
+    this.waitPermits = new Semaphore(maxWaiters);
   }
 
-  /** The replica's address. */
+  /** The server's address as written in the URL. */
   public HostSpec host() {
     return host;
   }
 
-  /** A set the replica has certainly executed (it only lags behind the truth). */
+  /** Its position in the URL's host list (0 = the first host). */
+  public int index() {
+    return index;
+  }
+
+  /** A set the server has certainly executed (it only lags behind the truth). */
   public GtidSet knownExecuted() {
     return knownExecuted.get();
   }
 
-  /** Records that the replica has executed {@code executed} (learned from a successful wait). */
-  public void learn(GtidSet executed) {
+  /** The {@code server_uuid} the known position belongs to, null before the first poll. */
+  public @Nullable String serverUuid() {
+    return serverUuid;
+  }
+
+  /** Current health. */
+  public Health health() {
+    return health;
+  }
+
+  /** Applier lag at the last poll, in milliseconds. */
+  public long lagMillis() {
+    return lagMillis;
+  }
+
+  /** Why it is out of rotation, empty when it is not. */
+  public String problem() {
+    return problem;
+  }
+
+  /** Reads waiting on it now. */
+  public int waiters() {
+    return maxWaiters - waitPermits.availablePermits();
+  }
+
+  /**
+   * Takes a waiter slot if fewer than {@code ryow.maxWaitersPerReplica} reads wait here now; never
+   * blocks. A true answer must be paired with {@link #exitWait()}.
+   */
+  public boolean tryEnterWait() {
+    return waitPermits.tryAcquire();
+  }
+
+  /** Gives back a waiter slot. */
+  public void exitWait() {
+    waitPermits.release();
+  }
+
+  /**
+   * Records that the server whose uuid is {@code uuid} executed {@code executed} (a successful wait
+   * on a connection to it). Ignored when the uuid is not the one the known position belongs to.
+   */
+  public void learn(GtidSet executed, @Nullable String uuid) {
+    String current = serverUuid;
+    if (current != null && uuid != null && !current.equals(uuid)) {
+      return;
+    }
     GtidSet prev;
     GtidSet next;
     do {
@@ -34,6 +107,83 @@ public final class ReplicaEndpoint {
         return;
       }
     } while (!knownExecuted.compareAndSet(prev, next));
+  }
+
+  /**
+   * Takes in a poll. The known position only grows, except when the server is not the one it was
+   * ({@code server_uuid} changed: rebuilt or replaced) or its {@code gtid_executed} no longer contains
+   * what was known (reset): then the polled set replaces it.
+   *
+   * @return true when the known position was reset
+   */
+  boolean observe(ServerStatus status) {
+    String previousUuid = serverUuid;
+    boolean reset = (previousUuid != null && !previousUuid.equals(status.serverUuid()))
+        || !status.gtidExecuted().contains(knownExecuted.get());
+    serverUuid = status.serverUuid();
+    if (reset) {
+      knownExecuted.set(status.gtidExecuted());
+    } else {
+      learn(status.gtidExecuted(), status.serverUuid());
+    }
+    return reset;
+  }
+
+  /**
+   * Sets the health; returns the previous one. Reaching {@link Health#UP} resets the probe backoff.
+   */
+  Health health(Health next, long lag, String why) {
+    Health previous = health;
+    lagMillis = lag;
+    problem = why;
+    health = next;
+    if (next == Health.UP) {
+      backoffNanos = FIRST_BACKOFF_NANOS;
+    }
+    return previous;
+  }
+
+  /**
+   * Takes the server out of rotation because connecting to it or using a connection failed; the
+   * next probe is due after a backoff that doubles up to 5 s. Returns the previous health.
+   */
+  Health unreachable(String why, long nowNanos) {
+    Health previous = health;
+    if (previous == Health.PRIMARY) {
+      return previous;
+    }
+    long backoff = backoffNanos;
+    probeAtNanos = nowNanos + backoff;
+    backoffNanos = Math.min(MAX_BACKOFF_NANOS, backoff * 2);
+    problem = why;
+    health = Health.UNREACHABLE;
+    return previous;
+  }
+
+  /**
+   * The poller starts again after the cluster was idle: what it knew of this server's health may be
+   * long out of date. Back to the optimistic state of a new cluster (in rotation), or, for an
+   * unreachable server, probed at the first poll.
+   */
+  void forgetHealth(long nowNanos) {
+    if (health == Health.UNREACHABLE) {
+      probeAtNanos = nowNanos;
+    } else if (health != Health.PRIMARY) {
+      lagMillis = 0;
+      problem = "";
+      health = Health.UP;
+    }
+  }
+
+  /** Whether the poll should try an unreachable server again now. */
+  boolean probeDue(long nowNanos) {
+    return health != Health.UNREACHABLE || nowNanos - probeAtNanos >= 0;
+  }
+
+  /** One line for logs and {@code MetricsSnapshot.replicaStates}. */
+  String describe() {
+    return host + "=" + health + " lag=" + lagMillis + "ms waiters=" + waiters()
+        + (problem.isEmpty() ? "" : " (" + problem + ")");
   }
 
   @Override

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The GTIDs a consistency scope has written or been told about; reads in the scope must see them.
- * Only grows (GTID-set union). Safe to update from the connection's thread and read from others.
+ * Only grows (GTID-set union), except when GTIDs lost with a failed primary are forgotten. Safe to update from the connection's thread and read from others.
  */
 public final class Watermark {
   private final AtomicReference<GtidSet> gtids = new AtomicReference<>(GtidSet.EMPTY);
@@ -26,6 +26,14 @@ public final class Watermark {
         return;
       }
     } while (!gtids.compareAndSet(prev, next));
+  }
+
+  /**
+   * Replaces {@code expected} by {@code smaller} (GTIDs the primary turned out not to have are
+   * forgotten, see {@code ARCHITECTURE.md}). Returns false when the set changed meanwhile.
+   */
+  public boolean forget(GtidSet expected, GtidSet smaller) {
+    return gtids.compareAndSet(expected, smaller);
   }
 
   @Override

@@ -23,7 +23,11 @@ import org.jspecify.annotations.Nullable;
 public final class ConnectorJ {
   private static final String TRACK_OWN_GTID = "session_track_gtids=OWN_GTID";
   private static final String PROBE_SQL =
-      "SELECT @@global.gtid_mode, @@session.session_track_gtids, @@server_uuid, @@port";
+      "SELECT @@global.gtid_mode, @@session.session_track_gtids, @@server_uuid, @@port,"
+          + " @@global.read_only OR @@global.super_read_only";
+  /** Monitor connections must not hang the poller on a dead host. */
+  private static final String MONITOR_CONNECT_TIMEOUT_MILLIS = "2000";
+  private static final String MONITOR_SOCKET_TIMEOUT_MILLIS = "5000";
 
   private final NonRegisteringDriver driver;
 
@@ -42,8 +46,12 @@ public final class ConnectorJ {
     return driver.getPropertyInfo(mysqlUrl, info);
   }
 
-  /** Opens the primary; in {@code own_gtid} mode its OK packets feed {@code ownGtidSink}. */
-  public PhysicalConnection openPrimary(RyowConfig config, Consumer<GtidSet> ownGtidSink) throws SQLException {
+  /**
+   * Opens the primary at {@code host} (the URL's first host, or the server found writable after a
+   * failover); in {@code own_gtid} mode its OK packets feed {@code ownGtidSink}.
+   */
+  public PhysicalConnection openPrimary(RyowConfig config, HostSpec host, Consumer<GtidSet> ownGtidSink)
+      throws SQLException {
     boolean ownGtid = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.OWN_GTID;
     Properties props = config.connectorProperties();
     if (ownGtid) {
@@ -52,7 +60,18 @@ public final class ConnectorJ {
       props.setProperty(
           "sessionVariables", existing == null || existing.isBlank() ? TRACK_OWN_GTID : existing + "," + TRACK_OWN_GTID);
     }
-    return open(config, config.primary(), ServerRole.PRIMARY, props, ownGtid ? ownGtidSink : null);
+    return open(config, host, ServerRole.PRIMARY, props, ownGtid ? ownGtidSink : null);
+  }
+
+  /**
+   * Opens a connection for the cluster's background poll and primary discovery: short connect and
+   * socket timeouts, so that a dead host cannot hold the poller.
+   */
+  public PhysicalConnection openMonitor(RyowConfig config, HostSpec host) throws SQLException {
+    Properties props = config.connectorProperties();
+    props.setProperty("connectTimeout", MONITOR_CONNECT_TIMEOUT_MILLIS);
+    props.setProperty("socketTimeout", MONITOR_SOCKET_TIMEOUT_MILLIS);
+    return open(config, host, ServerRole.REPLICA, props, null);
   }
 
   /** Opens a replica connection. */
@@ -99,7 +118,7 @@ public final class ConnectorJ {
                 + "'); use ryow.gtidCapture=query or allow the session variable.",
             "08004");
       }
-      return new ServerIdentity(rs.getString(3), rs.getInt(4));
+      return new ServerIdentity(rs.getString(3), rs.getInt(4), rs.getBoolean(5));
     }
   }
 

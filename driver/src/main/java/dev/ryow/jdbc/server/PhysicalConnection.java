@@ -19,6 +19,20 @@ import org.jspecify.annotations.Nullable;
 public final class PhysicalConnection implements AutoCloseable {
   private static final String WAIT_SQL = "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)";
   private static final String EXECUTED_SQL = "SELECT @@global.gtid_executed";
+  private static final String STATUS_SQL =
+      "SELECT @@server_uuid, @@global.gtid_executed, @@global.read_only OR @@global.super_read_only,"
+          + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status),"
+          + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status WHERE SERVICE_STATE <> 'ON'),"
+          + " (SELECT COUNT(*) FROM performance_schema.replication_applier_status WHERE SERVICE_STATE <> 'ON'),"
+          + " (SELECT COALESCE(MAX(TIMESTAMPDIFF(MICROSECOND, APPLYING_TRANSACTION_ORIGINAL_COMMIT_TIMESTAMP, NOW(6))), 0)"
+          + "   FROM performance_schema.replication_applier_status_by_worker WHERE APPLYING_TRANSACTION <> ''),"
+          + " (SELECT MAX(LAST_ERROR_MESSAGE) FROM performance_schema.replication_applier_status_by_worker"
+          + "   WHERE LAST_ERROR_NUMBER <> 0)";
+  private static final String STATUS_WITHOUT_PS_SQL =
+      "SELECT @@server_uuid, @@global.gtid_executed, @@global.read_only OR @@global.super_read_only";
+  private static final String LOST_SQL =
+      "SELECT GTID_SUBSET(?, @@global.gtid_executed), GTID_SUBTRACT(?, @@global.gtid_executed),"
+          + " GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed))";
   private static final String SUBSET_SQL = "SELECT GTID_SUBSET(?, @@global.gtid_executed)";
 
   private final Connection connection;
@@ -28,6 +42,7 @@ public final class PhysicalConnection implements AutoCloseable {
   private final @Nullable GtidTracker tracker;
   private @Nullable PreparedStatement waitStatement;
   private @Nullable PreparedStatement subsetStatement;
+  private volatile boolean broken;
 
   PhysicalConnection(
       Connection connection,
@@ -102,6 +117,67 @@ public final class PhysicalConnection implements AutoCloseable {
   }
 
   /**
+   * One round trip: identity, executed GTIDs, read-only flags and replication health
+   * ({@code performance_schema}; never {@code Seconds_Behind_Source}). When {@code performance_schema}
+   * cannot be read (privileges), only the first three are read and {@link ServerStatus#healthKnown()} is false.
+   */
+  public ServerStatus readStatus() throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(STATUS_SQL)) {
+      rs.next();
+      String executed = rs.getString(2);
+      String error = rs.getString(8);
+      return new ServerStatus(
+          rs.getString(1),
+          executed == null ? GtidSet.EMPTY : GtidSet.parse(executed),
+          rs.getBoolean(3),
+          rs.getInt(4),
+          rs.getInt(5) == 0,
+          rs.getInt(6) == 0,
+          rs.getLong(7) / 1000,
+          error == null ? "" : error,
+          true);
+    } catch (SQLException e) {
+      if (Sql.isConnectionFailure(e)) {
+        throw e;
+      }
+      try (Statement statement = connection.createStatement();
+          ResultSet rs = statement.executeQuery(STATUS_WITHOUT_PS_SQL)) {
+        rs.next();
+        String executed = rs.getString(2);
+        return new ServerStatus(
+            rs.getString(1), executed == null ? GtidSet.EMPTY : GtidSet.parse(executed), rs.getBoolean(3), 0, true,
+            true, 0, "", false);
+      }
+    }
+  }
+
+  /**
+   * Whether this server has executed all of {@code watermark} ({@code GTID_SUBSET} against its
+   * {@code gtid_executed}) and, if not, which part: result 0 is the missing set (empty when it has
+   * all), 1 the part of the watermark it has.
+   */
+  public GtidSet[] splitByExecuted(GtidSet watermark) throws SQLException {
+    String text = watermark.toString();
+    try (PreparedStatement ps = connection.prepareStatement(LOST_SQL)) {
+      for (int i = 1; i <= 4; i++) {
+        ps.setString(i, text);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        if (rs.getInt(1) == 1) {
+          return new GtidSet[] {GtidSet.EMPTY, watermark};
+        }
+        String missing = rs.getString(2);
+        String kept = rs.getString(3);
+        return new GtidSet[] {
+          missing == null ? GtidSet.EMPTY : GtidSet.parse(missing), kept == null ? GtidSet.EMPTY : GtidSet.parse(kept)
+        };
+      }
+    }
+  }
+
+  /**
    * Runs {@code WAIT_FOR_EXECUTED_GTID_SET(set, timeout)} with both values bound as parameters.
    *
    * @throws SQLException only when the connection itself failed; other errors are {@link WaitOutcome#FAILED}
@@ -133,8 +209,16 @@ public final class PhysicalConnection implements AutoCloseable {
     }
   }
 
+  /** Records that a statement on this connection failed with a connection failure: it must not be used again. */
+  public void markBroken() {
+    broken = true;
+  }
+
   /** Whether the connection was closed by us or found broken. */
   public boolean isClosed() {
+    if (broken) {
+      return true;
+    }
     try {
       return connection.isClosed();
     } catch (SQLException e) {

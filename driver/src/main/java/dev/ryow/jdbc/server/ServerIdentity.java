@@ -5,5 +5,6 @@ package dev.ryow.jdbc.server;
  *
  * @param serverUuid {@code @@server_uuid}
  * @param port {@code @@port}
+ * @param readOnly {@code @@global.read_only} or {@code @@global.super_read_only} was on
  */
-public record ServerIdentity(String serverUuid, int port) {}
+public record ServerIdentity(String serverUuid, int port, boolean readOnly) {}

@@ -17,4 +17,26 @@ public final class Sql {
         || e instanceof java.sql.SQLNonTransientConnectionException
         || e instanceof java.sql.SQLTransientConnectionException;
   }
+
+  /**
+   * Whether {@code e} says the server could not be reached or the link broke (as opposed to the
+   * server refusing the connection, e.g. for credentials or a missing feature): worth looking for the
+   * primary elsewhere.
+   */
+  public static boolean isUnreachable(SQLException e) {
+    String state = e.getSQLState();
+    return "08S01".equals(state) || "08001".equals(state) || "08003".equals(state) || "08006".equals(state)
+        || e instanceof java.sql.SQLRecoverableException
+        || e instanceof java.sql.SQLTransientConnectionException;
+  }
+
+  /**
+   * Whether {@code e} is the server refusing a statement because it is read-only
+   * ({@code ER_OPTION_PREVENTS_STATEMENT} 1290 for {@code read_only}/{@code super_read_only},
+   * {@code ER_READ_ONLY_MODE} 1836): the statement did not run, so it may run again on the new primary.
+   */
+  public static boolean isReadOnlyRefusal(SQLException e) {
+    int code = e.getErrorCode();
+    return code == 1290 || code == 1836;
+  }
 }

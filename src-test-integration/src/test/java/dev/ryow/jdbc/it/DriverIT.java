@@ -64,7 +64,7 @@ class DriverIT {
   @Test
   void unreachablePrimaryIsAClearErrorWithoutPasswordInIt() {
     String url = "jdbc:ryow:mysql://127.0.0.1:1,127.0.0.1:" + REPLICA_PORTS.get(0)
-        + "/ryow?user=ryow&password=NotInMessages&connectTimeout=2000";
+        + "/ryow?user=ryow&password=NotInMessages&connectTimeout=2000&ryow.failoverTimeout=0";
     assertThatThrownBy(() -> DriverManager.getConnection(url))
         .isInstanceOf(SQLException.class)
         .hasMessageNotContaining("NotInMessages")

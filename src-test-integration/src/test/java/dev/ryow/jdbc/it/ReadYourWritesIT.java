@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 class ReadYourWritesIT {
   private static final int THREADS = 4;
   private static final int ITERATIONS_PER_THREAD = 250;
+  private static final String UNLIMITED_FALLBACK_RATE = "ryow.fallbackRate=1000000";
+  private static final String UNLIMITED_FALLBACK_BURST = "ryow.fallbackBurst=1000000";
 
   @BeforeEach
   void table() throws SQLException {
@@ -99,7 +101,8 @@ class ReadYourWritesIT {
     Topology.pauseAppliers();
     long primaryReadsBefore = Topology.statementsLike(PRIMARY_PORT, "SELECT `v` FROM `it_ryow`");
 
-    Tally tally = run("ryow.waitTimeout=20");
+    // The fallback budget is lifted here: this test is about correctness (FleetProtectionIT covers the budget).
+    Tally tally = run("ryow.waitTimeout=20", UNLIMITED_FALLBACK_RATE, UNLIMITED_FALLBACK_BURST);
 
     long primaryReads = Topology.settled(
         () -> Topology.statementsLike(PRIMARY_PORT, "SELECT `v` FROM `it_ryow`") - primaryReadsBefore,
@@ -159,7 +162,7 @@ class ReadYourWritesIT {
     pulser.start();
     Tally tally;
     try {
-      tally = run();
+      tally = run(UNLIMITED_FALLBACK_RATE, UNLIMITED_FALLBACK_BURST);
     } finally {
       pulser.interrupt();
       pulser.join();

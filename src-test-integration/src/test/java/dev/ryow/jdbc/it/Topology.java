@@ -164,6 +164,28 @@ final class Topology {
     return value;
   }
 
+  /**
+   * {@link #statementsLike} once it stopped changing: a server updates its digest summary after it has
+   * sent a statement's result, so a count taken right after the last client saw its result can miss it.
+   */
+  static long settledStatementsLike(int port, String digestFragment) throws SQLException {
+    long previous = statementsLike(port, digestFragment);
+    for (int i = 0; i < 20; i++) {
+      try {
+        Thread.sleep(150);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      long now = statementsLike(port, digestFragment);
+      if (now == previous) {
+        return now;
+      }
+      previous = now;
+    }
+    return previous;
+  }
+
   /** Statements executed so far by the server session with {@code connectionId} (performance_schema). */
   static long statementsOfSession(long connectionId) throws SQLException {
     try (Connection c = plain(PRIMARY_PORT);

@@ -1,0 +1,12 @@
+package dev.ryow.jdbc.config;
+
+/**
+ * What a read does when it should fall back to the primary but the cluster's fallback budget
+ * ({@code ryow.fallbackRate}, {@code ryow.fallbackBurst}) is spent ({@code ryow.fallbackDegrade}).
+ */
+public enum DegradeMode {
+  /** Fail the read with a {@link java.sql.SQLTransientException} naming the replica, the wait and the setting to tune. */
+  ERROR,
+  /** Read a reachable replica anyway, possibly missing the connection's own writes (counted and logged). */
+  STALE
+}

@@ -1,0 +1,366 @@
+package dev.ryow.jdbc.proxy;
+
+import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.metrics.ClusterMetrics;
+import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.route.FallbackPolicy;
+import dev.ryow.jdbc.ReadPlacement;
+import dev.ryow.jdbc.route.ReplicaEndpoint;
+import dev.ryow.jdbc.route.ReplicaSelector;
+import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.Sql;
+import dev.ryow.jdbc.server.WaitOutcome;
+import java.sql.SQLException;
+import java.sql.SQLTransientException;
+import java.util.List;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The replica side of one logical connection: at most one physical connection per server, opened
+ * on first use, each with its own {@link SessionMirror}; and the read admission: "which replica?"
+ * ({@link ReplicaSelector}), "wait or skip?" (known position, waiter cap), "what on failure?"
+ * ({@link FallbackPolicy}). A read waits on at most one replica, so no read blocks longer than
+ * {@code ryow.waitTimeout} plus connection set-up.
+ */
+final class ReplicaSet {
+  private final Cluster cluster;
+  private final RyowConfig config;
+  private final ConnectorJ connector;
+  private final SessionState session;
+  private final ClusterMetrics metrics;
+  private final int start;
+  private final Slot[] slots;
+  private final ReplicaEndpoint[] order;
+  private final long[] orderKeys;
+  /** A read-only transaction runs on this slot until it ends. */
+  private @Nullable Slot transactionSlot;
+  private ReadPlacement placement = ReadPlacement.REPLICA_NO_WAIT;
+  private long lastWaitNanos;
+
+  /** One server's physical connection of this logical connection. */
+  private static final class Slot {
+    final ReplicaEndpoint endpoint;
+    @Nullable PhysicalConnection connection;
+    @Nullable SessionMirror mirror;
+    /** A watermark this physical connection was seen to have (successful wait). */
+    @Nullable GtidSet verified;
+
+    Slot(ReplicaEndpoint endpoint) {
+      this.endpoint = endpoint;
+    }
+  }
+
+  ReplicaSet(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session) {
+    this.cluster = cluster;
+    this.config = config;
+    this.connector = connector;
+    this.session = session;
+    this.metrics = cluster.metrics();
+    this.start = cluster.nextReplicaStart();
+    List<ReplicaEndpoint> servers = cluster.servers();
+    this.slots = new Slot[servers.size()];
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = new Slot(servers.get(i));
+    }
+    this.order = new ReplicaEndpoint[servers.size()];
+    this.orderKeys = new long[servers.size()];
+  }
+
+  /** How long the last {@link #admit} waited, in nanoseconds; 0 if it did not wait. */
+  long lastWaitNanos() {
+    return lastWaitNanos;
+  }
+
+  /** How the last admitted read was placed. */
+  ReadPlacement placement() {
+    return placement;
+  }
+
+  /**
+   * Finds a replica connection that may run a read for {@code watermark} now, waiting on one replica
+   * when none is known to have it.
+   *
+   * @param wantAutoCommit false for a read-only transaction (which then stays on the chosen replica)
+   * @param exclude a server whose connection just failed, or null
+   * @return the replica connection, or null when the read goes to the primary (a fallback token was taken)
+   * @throws SQLException when the fallback policy refuses the read ({@link SQLTransientException}), or
+   *     replaying session state failed for another reason than the connection
+   */
+  @Nullable PhysicalConnection admit(GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude)
+      throws SQLException {
+    lastWaitNanos = 0;
+    Slot pinned = transactionSlot;
+    if (pinned != null) {
+      PhysicalConnection c = pinned.connection;
+      if (c == null || c.isClosed()) {
+        throw new java.sql.SQLRecoverableException(
+            "The replica connection of this read-only transaction (" + pinned.endpoint + ") was lost: roll back and"
+                + " run the transaction again.",
+            "08003");
+      }
+      metrics.waitSkipped();
+      placement = ReadPlacement.REPLICA_NO_WAIT;
+      return c;
+    }
+    int n = ReplicaSelector.order(cluster.servers(), watermark, cluster.strategy(), start, order, orderKeys);
+    FallbackPolicy.Reason reason = FallbackPolicy.Reason.NO_REPLICA;
+    @Nullable ReplicaEndpoint blamed = null;
+    @Nullable Slot staleCandidate = null;
+    boolean capped = false;
+    for (int i = 0; i < n; i++) {
+      ReplicaEndpoint e = order[i];
+      if (e == exclude) {
+        continue;
+      }
+      Slot slot = slots[e.index()];
+      PhysicalConnection c = open(slot);
+      if (c == null) {
+        continue;
+      }
+      try {
+        SessionMirror mirror = slot.mirror;
+        if (mirror != null) {
+          mirror.sync(c.jdbc(), wantAutoCommit);
+        }
+        GtidSet verified = slot.verified;
+        if (watermark.isEmpty()
+            || (verified != null && verified.contains(watermark))
+            || e.knownExecuted().contains(watermark)) {
+          metrics.waitSkipped();
+          return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
+        }
+        if (!e.health().inRotation()) {
+          continue;
+        }
+        if (!e.tryEnterWait()) {
+          metrics.waitCapped();
+          capped = true;
+          blamed = e;
+          staleCandidate = staleCandidate == null ? slot : staleCandidate;
+          continue;
+        }
+        WaitOutcome outcome;
+        long t0 = System.nanoTime();
+        try {
+          outcome = c.waitFor(watermark, cluster.waitTimeoutSeconds());
+        } finally {
+          e.exitWait();
+          lastWaitNanos = Math.max(1, System.nanoTime() - t0);
+          metrics.waited(lastWaitNanos);
+        }
+        if (outcome == WaitOutcome.REACHED) {
+          slot.verified = watermark;
+          e.learn(watermark, c.identity().serverUuid());
+          return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
+        }
+        if (outcome == WaitOutcome.TIMED_OUT) {
+          metrics.waitTimedOut();
+          reason = FallbackPolicy.Reason.TIMED_OUT;
+        } else {
+          metrics.waitFailed();
+          reason = FallbackPolicy.Reason.WAIT_FAILED;
+        }
+        blamed = e;
+        staleCandidate = slot;
+        break;
+      } catch (SQLException failure) {
+        if (!Sql.isConnectionFailure(failure)) {
+          throw failure;
+        }
+        failed(slot, failure);
+      }
+    }
+    if (reason == FallbackPolicy.Reason.NO_REPLICA) {
+      if (capped) {
+        reason = FallbackPolicy.Reason.CAPPED;
+      }
+      if (skippedOutOfRotation(watermark, exclude)) {
+        metrics.outOfRotationSkipped();
+      }
+    }
+    if (staleCandidate == null) {
+      staleCandidate = anyReachable(exclude);
+    }
+    FallbackPolicy.Decision decision;
+    try {
+      decision = cluster.fallback().decide(blamed, reason, staleCandidate != null, metrics);
+    } catch (SQLTransientException rejected) {
+      metrics.fallbackRejected();
+      throw rejected;
+    }
+    if (decision == FallbackPolicy.Decision.STALE_REPLICA && staleCandidate != null) {
+      PhysicalConnection c = open(staleCandidate);
+      if (c != null) {
+        try {
+          SessionMirror mirror = staleCandidate.mirror;
+          if (mirror != null) {
+            mirror.sync(c.jdbc(), wantAutoCommit);
+          }
+          metrics.staleRead();
+          cluster.fallback().logStale(staleCandidate.endpoint, reason);
+          return use(staleCandidate, ReadPlacement.REPLICA_STALE, wantAutoCommit);
+        } catch (SQLException failure) {
+          if (!Sql.isConnectionFailure(failure)) {
+            throw failure;
+          }
+          failed(staleCandidate, failure);
+        }
+      }
+      metrics.fallbackRejected();
+      throw new SQLTransientException(
+          "No replica is reachable to serve this read stale (ryow.fallback/ryow.fallbackDegrade=stale): retry the read.",
+          "HYT00");
+    }
+    metrics.fellBackToPrimary();
+    placement = ReadPlacement.PRIMARY_FALLBACK;
+    return null;
+  }
+
+  private PhysicalConnection use(Slot slot, ReadPlacement how, boolean wantAutoCommit) {
+    placement = how;
+    if (!wantAutoCommit) {
+      transactionSlot = slot;
+    }
+    PhysicalConnection c = slot.connection;
+    if (c == null) {
+      throw new IllegalStateException("slot without connection");
+    }
+    return c;
+  }
+
+  private boolean skippedOutOfRotation(GtidSet watermark, @Nullable ReplicaEndpoint exclude) {
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != exclude && e.health().reachable() && !e.health().inRotation() && !e.knownExecuted().contains(watermark)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private @Nullable Slot anyReachable(@Nullable ReplicaEndpoint exclude) {
+    for (int i = 0; i < slots.length; i++) {
+      Slot slot = slots[Math.floorMod(start + i, slots.length)];
+      if (slot.endpoint != exclude && slot.endpoint.health().reachable()) {
+        return slot;
+      }
+    }
+    return null;
+  }
+
+  private @Nullable PhysicalConnection open(Slot slot) {
+    PhysicalConnection c = slot.connection;
+    if (c != null && !c.isClosed()) {
+      return c;
+    }
+    if (c != null) {
+      c.close();
+      slot.connection = null;
+    }
+    try {
+      c = connector.openReplica(config, slot.endpoint.host());
+    } catch (SQLException e) {
+      cluster.unreachable(slot.endpoint, "connect failed: " + e.getMessage());
+      return null;
+    }
+    slot.connection = c;
+    slot.mirror = new SessionMirror(session);
+    slot.verified = null;
+    return c;
+  }
+
+  private void failed(Slot slot, SQLException cause) {
+    PhysicalConnection c = slot.connection;
+    slot.connection = null;
+    slot.mirror = null;
+    slot.verified = null;
+    if (transactionSlot == slot) {
+      transactionSlot = null;
+    }
+    if (c != null) {
+      c.close();
+    }
+    cluster.unreachable(slot.endpoint, "connection failed: " + cause.getMessage());
+  }
+
+  /**
+   * A statement on {@code on} failed with a connection failure: drops that connection, takes its
+   * server out of rotation, and returns the server (to exclude from the retry).
+   */
+  @Nullable ReplicaEndpoint failed(PhysicalConnection on, SQLException cause) {
+    for (Slot slot : slots) {
+      if (slot.connection == on) {
+        failed(slot, cause);
+        return slot.endpoint;
+      }
+    }
+    return null;
+  }
+
+  /** The read-only transaction ended (commit, rollback, autocommit back on). */
+  void transactionEnded() {
+    transactionSlot = null;
+  }
+
+  /** Ends the transaction on every replica connection that has one open. */
+  void commitOrRollback(boolean commit) throws SQLException {
+    for (Slot slot : slots) {
+      PhysicalConnection c = slot.connection;
+      SessionMirror mirror = slot.mirror;
+      if (c != null && mirror != null && !mirror.autoCommit() && !c.isClosed()) {
+        if (commit) {
+          c.jdbc().commit();
+        } else {
+          c.jdbc().rollback();
+        }
+      }
+    }
+  }
+
+  void clearWarnings() throws SQLException {
+    for (Slot slot : slots) {
+      PhysicalConnection c = slot.connection;
+      if (c != null && !c.isClosed()) {
+        c.jdbc().clearWarnings();
+      }
+    }
+  }
+
+  /** The connection currently open to the server at {@code index}, if any (diagnostics). */
+  @Nullable PhysicalConnection connectionTo(int index) {
+    return slots[index].connection;
+  }
+
+  void closeAll() {
+    for (Slot slot : slots) {
+      PhysicalConnection c = slot.connection;
+      slot.connection = null;
+      if (c != null) {
+        c.close();
+      }
+    }
+  }
+
+  void abortAll(Executor executor) throws SQLException {
+    for (Slot slot : slots) {
+      PhysicalConnection c = slot.connection;
+      slot.connection = null;
+      if (c != null) {
+        c.abort(executor);
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder();
+    for (Slot slot : slots) {
+      if (slot.connection != null) {
+        b.append(b.length() == 0 ? "" : ",").append(slot.endpoint);
+      }
+    }
+    return b.toString();
+  }
+}

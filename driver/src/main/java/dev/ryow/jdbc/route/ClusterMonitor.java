@@ -1,0 +1,242 @@
+package dev.ryow.jdbc.route;
+
+import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.metrics.ClusterMetrics;
+import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ServerStatus;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster's one background poller: a daemon thread that, every {@code ryow.pollInterval}, reads
+ * each server's position and health in one query over its own monitor connection, and watches the
+ * primary (unreachable or read-only → rediscovery). Runs while the cluster has open logical
+ * connections; stops (closing its connections) once none remained for {@link #LINGER_NANOS}.
+ */
+final class ClusterMonitor {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterMonitor.class);
+  /** How long the poller outlives the last logical connection, so that connect/close loops do not churn threads. */
+  static final long LINGER_NANOS = 2_000_000_000L;
+
+  private final Cluster cluster;
+  private final RyowConfig config;
+  private final ConnectorJ connector;
+  private final ClusterMetrics metrics;
+  private final long intervalMillis;
+  private final long maxLagMillis;
+  private final int serverCount;
+  private final ReentrantLock lifecycle = new ReentrantLock();
+  private @Nullable ScheduledExecutorService executor;
+  private int openConnections;
+  private long idleSinceNanos;
+
+  ClusterMonitor(Cluster cluster, RyowConfig config, ConnectorJ connector) {
+    this.cluster = cluster;
+    this.config = config;
+    this.connector = connector;
+    this.metrics = cluster.metrics();
+    this.intervalMillis = config.get(RyowProperties.POLL_INTERVAL_MILLIS);
+    this.maxLagMillis = config.get(RyowProperties.MAX_REPLICA_LAG_MILLIS);
+    this.serverCount = cluster.servers().size();
+  }
+
+  /** A logical connection opened: start polling if not running. */
+  void connectionOpened() {
+    lifecycle.lock();
+    try {
+      openConnections++;
+      if (executor == null) {
+        long now = System.nanoTime();
+        for (ReplicaEndpoint e : cluster.servers()) {
+          e.forgetHealth(now);
+        }
+        ScheduledExecutorService ex =
+            Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread t = new Thread(r, "ryow-monitor-" + cluster.name());
+                  t.setDaemon(true);
+                  return t;
+                });
+        executor = ex;
+        // Each run has its own monitor connections: a stopping run and the next one never share them.
+        @Nullable PhysicalConnection[] monitors = new PhysicalConnection[serverCount];
+        ex.scheduleWithFixedDelay(() -> tick(monitors), 0, intervalMillis, TimeUnit.MILLISECONDS);
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  /** A logical connection closed. */
+  void connectionClosed() {
+    lifecycle.lock();
+    try {
+      if (--openConnections == 0) {
+        idleSinceNanos = System.nanoTime();
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  /** Whether the poller thread runs (tests and diagnostics). */
+  boolean running() {
+    lifecycle.lock();
+    try {
+      return executor != null;
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void tick(@Nullable PhysicalConnection[] monitors) {
+    try {
+      if (stopIfIdle(monitors)) {
+        return;
+      }
+      pollAll(monitors);
+    } catch (RuntimeException e) {
+      // Never let the scheduled task die: a dead poller would leave replicas out of rotation forever.
+      LOG.warn("[{}] poll failed: {}", cluster.name(), e.toString());
+    }
+  }
+
+  private boolean stopIfIdle(@Nullable PhysicalConnection[] monitors) {
+    lifecycle.lock();
+    try {
+      if (openConnections > 0 || System.nanoTime() - idleSinceNanos < LINGER_NANOS) {
+        return false;
+      }
+      ScheduledExecutorService ex = executor;
+      executor = null;
+      if (ex != null) {
+        ex.shutdown();
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+    for (int i = 0; i < monitors.length; i++) {
+      closeMonitor(monitors, i);
+    }
+    return true;
+  }
+
+  /** One round over every server. */
+  private void pollAll(@Nullable PhysicalConnection[] monitors) {
+    List<ReplicaEndpoint> servers = cluster.servers();
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    pollPrimary(monitors, primary);
+    long inRotation = 0;
+    long out = 0;
+    long maxLag = 0;
+    StringBuilder states = new StringBuilder();
+    for (ReplicaEndpoint e : servers) {
+      if (e == cluster.primaryEndpoint()) {
+        continue;
+      }
+      pollReplica(monitors, e);
+      if (e.health().inRotation()) {
+        inRotation++;
+      } else {
+        out++;
+      }
+      maxLag = Math.max(maxLag, e.lagMillis());
+      if (states.length() > 0) {
+        states.append("; ");
+      }
+      states.append(e.describe());
+    }
+    metrics.replicaHealth(inRotation, out, maxLag, states.toString());
+  }
+
+  private void pollPrimary(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
+    String trouble;
+    long polledAt = System.nanoTime();
+    try {
+      ServerStatus status = monitor(monitors, primary).readStatus();
+      metrics.positionPolled();
+      if (!status.readOnly()) {
+        cluster.primaryExecuted(status.gtidExecuted(), polledAt);
+        return;
+      }
+      trouble = "the primary " + primary + " is read-only";
+    } catch (SQLException e) {
+      closeMonitor(monitors, primary.index());
+      trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
+    }
+    try {
+      cluster.discoverPrimary(cluster.primaryEpoch(), polledAt, 0, trouble);
+    } catch (SQLException e) {
+      LOG.warn("[{}] {}; no writable server found yet: {}", cluster.name(), trouble, e.getMessage());
+    }
+  }
+
+  private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) {
+    long now = System.nanoTime();
+    if (!e.probeDue(now)) {
+      return;
+    }
+    ServerStatus status;
+    try {
+      status = monitor(monitors, e).readStatus();
+    } catch (SQLException failure) {
+      closeMonitor(monitors, e.index());
+      cluster.unreachable(e, "poll failed: " + failure.getMessage());
+      return;
+    }
+    metrics.positionPolled();
+    if (e.observe(status)) {
+      metrics.positionReset();
+      LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),
+          status.serverUuid());
+    }
+    Health next;
+    String why;
+    if (!status.healthKnown()) {
+      next = Health.UP;
+      why = "";
+    } else if (status.replicaChannels() == 0) {
+      next = Health.REPLICATION_STOPPED;
+      why = status.readOnly() ? "replicates from nobody" : "writable and replicates from nobody";
+    } else if (!status.receiverRunning() || !status.applierRunning()) {
+      boolean error = !status.lastError().isEmpty();
+      next = error ? Health.REPLICATION_ERROR : Health.REPLICATION_STOPPED;
+      why = (status.receiverRunning() ? "" : "receiver (IO thread) not running; ")
+          + (status.applierRunning() ? "" : "applier (SQL thread) not running; ") + status.lastError();
+    } else if (status.applierLagMillis() > maxLagMillis) {
+      next = Health.LAGGING;
+      why = "applier lag " + status.applierLagMillis() + " ms > " + RyowProperties.MAX_REPLICA_LAG_MILLIS.name() + "="
+          + maxLagMillis;
+    } else {
+      next = Health.UP;
+      why = "";
+    }
+    cluster.health(e, next, status.applierLagMillis(), why);
+  }
+
+  private PhysicalConnection monitor(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) throws SQLException {
+    PhysicalConnection c = monitors[e.index()];
+    if (c == null || c.isClosed()) {
+      c = connector.openMonitor(config, e.host());
+      monitors[e.index()] = c;
+    }
+    return c;
+  }
+
+  private static void closeMonitor(@Nullable PhysicalConnection[] monitors, int index) {
+    PhysicalConnection c = monitors[index];
+    monitors[index] = null;
+    if (c != null) {
+      c.close();
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.ryow.jdbc.route;
+
+/** What the cluster knows of one server's ability to serve replica reads. */
+public enum Health {
+  /** Reachable, both replication threads running, applier lag within {@code ryow.maxReplicaLag}: in rotation. */
+  UP,
+  /** Reachable but not yet polled since it stopped being the primary: out of rotation until the next poll. */
+  UNKNOWN,
+  /** Applier lag beyond {@code ryow.maxReplicaLag}. */
+  LAGGING,
+  /** A replication thread is stopped (or the server replicates from nobody). */
+  REPLICATION_STOPPED,
+  /** A replication thread stopped on an error. */
+  REPLICATION_ERROR,
+  /** Connections to it fail; probed again with backoff. */
+  UNREACHABLE,
+  /** It is the cluster's current primary. */
+  PRIMARY;
+
+  /** Whether reads may wait on it. */
+  public boolean inRotation() {
+    return this == UP;
+  }
+
+  /** Whether a read may be sent to it at all (only reads it is known to be able to answer, when out of rotation). */
+  public boolean reachable() {
+    return this != UNREACHABLE && this != PRIMARY;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.ryow.jdbc.route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ryow.jdbc.config.ConfigException;
+import dev.ryow.jdbc.config.HostSpec;
+import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.metrics.ClusterMetrics;
+import dev.ryow.jdbc.route.FallbackPolicy.Decision;
+import dev.ryow.jdbc.route.FallbackPolicy.Reason;
+import java.sql.SQLTransientException;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** "What on failure?" for each mode, table-style. */
+class FallbackPolicyTest {
+  private final AtomicLong now = new AtomicLong();
+  private final ClusterMetrics metrics = new ClusterMetrics();
+  private final ReplicaEndpoint replica = new ReplicaEndpoint(new HostSpec("r1", 3307), 1, 4);
+
+  private FallbackPolicy policy(String... settings) throws ConfigException {
+    StringBuilder url = new StringBuilder("jdbc:ryow:mysql://p:3306,r1:3307/db?ryow.waitTimeout=80");
+    for (String s : settings) {
+      url.append('&').append(s);
+    }
+    RyowConfig config = RyowConfig.from(url.toString(), new Properties());
+    return new FallbackPolicy(
+        config,
+        new TokenBucket(
+            config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_RATE),
+            config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_BURST),
+            now::get));
+  }
+
+  @Test
+  void primaryModeFallsBackWithinTheBudgetThenFailsNamingWhatToTune() throws Exception {
+    FallbackPolicy p = policy("ryow.fallbackRate=1", "ryow.fallbackBurst=2");
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
+    assertThatThrownBy(() -> p.decide(replica, Reason.TIMED_OUT, true, metrics))
+        .isInstanceOf(SQLTransientException.class)
+        .hasMessageContaining("r1:3307")
+        .hasMessageContaining("ryow.waitTimeout=80 ms")
+        .hasMessageContaining("ryow.fallbackRate=1/s")
+        .hasMessageContaining("ryow.fallbackDegrade=stale");
+    assertThat(metrics.snapshot().fallbacksThrottled()).isEqualTo(1);
+    now.addAndGet(1_000_000_000L);
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
+  }
+
+  @Test
+  void primaryModeDegradesToStaleWhenConfigured() throws Exception {
+    FallbackPolicy p = policy("ryow.fallbackRate=1", "ryow.fallbackBurst=1", "ryow.fallbackDegrade=stale");
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.STALE_REPLICA);
+    assertThatThrownBy(() -> p.decide(null, Reason.NO_REPLICA, false, metrics))
+        .isInstanceOf(SQLTransientException.class)
+        .hasMessageContaining("no replica is reachable");
+  }
+
+  @Test
+  void errorModeNeverFallsBack() throws Exception {
+    FallbackPolicy p = policy("ryow.fallback=error", "ryow.maxWaitersPerReplica=4");
+    assertThatThrownBy(() -> p.decide(replica, Reason.CAPPED, true, metrics))
+        .isInstanceOf(SQLTransientException.class)
+        .hasMessageContaining("ryow.maxWaitersPerReplica=4")
+        .hasMessageContaining("ryow.fallback=error");
+  }
+
+  @Test
+  void staleModeNeverFallsBack() throws Exception {
+    FallbackPolicy p = policy("ryow.fallback=stale");
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.STALE_REPLICA);
+    assertThatThrownBy(() -> p.decide(replica, Reason.NO_REPLICA, false, metrics))
+        .isInstanceOf(SQLTransientException.class)
+        .hasMessageContaining("ryow.fallback=stale");
+  }
+}

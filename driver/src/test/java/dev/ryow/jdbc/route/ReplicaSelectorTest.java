@@ -1,0 +1,126 @@
+package dev.ryow.jdbc.route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ryow.jdbc.config.HostSpec;
+import dev.ryow.jdbc.config.SelectionStrategy;
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.server.ServerStatus;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** "Which replica?": tiers first, then the strategy. */
+class ReplicaSelectorTest {
+  private static final String U = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  private final ReplicaEndpoint primary = endpoint(0);
+  private final ReplicaEndpoint r1 = endpoint(1);
+  private final ReplicaEndpoint r2 = endpoint(2);
+  private final ReplicaEndpoint r3 = endpoint(3);
+  private final List<ReplicaEndpoint> servers = List.of(primary, r1, r2, r3);
+
+  ReplicaSelectorTest() {
+    primary.health(Health.PRIMARY, 0, "");
+  }
+
+  private static ReplicaEndpoint endpoint(int i) {
+    return new ReplicaEndpoint(new HostSpec("h" + i, 3306), i, 2);
+  }
+
+  private List<ReplicaEndpoint> order(GtidSet wm, SelectionStrategy s, int start) {
+    ReplicaEndpoint[] out = new ReplicaEndpoint[servers.size()];
+    int n = ReplicaSelector.order(servers, wm, s, start, out, new long[servers.size()]);
+    return Arrays.asList(out).subList(0, n);
+  }
+
+  private static GtidSet gtids(String intervals) {
+    return GtidSet.parse(U + ":" + intervals);
+  }
+
+  private static ServerStatus status(String uuid, GtidSet executed) {
+    return new ServerStatus(uuid, executed, true, 1, true, true, 0, "", true);
+  }
+
+  @Test
+  void neverThePrimaryAndRoundRobinFromTheConnectionsStart() {
+    assertThat(order(GtidSet.EMPTY, SelectionStrategy.ROUND_ROBIN, 2)).containsExactly(r2, r3, r1);
+    assertThat(order(GtidSet.EMPTY, SelectionStrategy.ROUND_ROBIN, 0)).containsExactly(r1, r2, r3);
+  }
+
+  @Test
+  void replicasKnownToHaveTheWatermarkComeFirst() {
+    r3.observe(status("u3", gtids("1-10")));
+    assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3, r1, r2);
+  }
+
+  @Test
+  void outOfRotationOnlyWhenItAlreadyHasTheWatermarkAndLast() {
+    r1.observe(status("u1", gtids("1-10")));
+    r1.health(Health.REPLICATION_STOPPED, 0, "applier stopped");
+    r2.unreachable("refused", System.nanoTime());
+    assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3, r1);
+    assertThat(order(gtids("11"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3);
+  }
+
+  @Test
+  void leastWaitsPrefersTheReplicaWithFewerWaiters() {
+    assertThat(r1.tryEnterWait()).isTrue();
+    assertThat(order(gtids("5"), SelectionStrategy.LEAST_WAITS, 1)).containsExactly(r2, r3, r1);
+    r1.exitWait();
+    assertThat(order(gtids("5"), SelectionStrategy.LEAST_WAITS, 1)).containsExactly(r1, r2, r3);
+  }
+
+  @Test
+  void waiterCapIsASemaphoreThatNeverBlocks() {
+    assertThat(r1.tryEnterWait()).isTrue();
+    assertThat(r1.tryEnterWait()).isTrue();
+    assertThat(r1.tryEnterWait()).as("cap of 2").isFalse();
+    assertThat(r1.waiters()).isEqualTo(2);
+    r1.exitWait();
+    assertThat(r1.tryEnterWait()).isTrue();
+  }
+
+  @Test
+  void positionsGrowButResetWhenTheServerIsRebuiltOrReset() {
+    assertThat(r1.observe(status("u1", gtids("1-10")))).isFalse();
+    r1.learn(gtids("1-12"), "u1");
+    assertThat(r1.knownExecuted()).isEqualTo(gtids("1-12"));
+    r1.learn(gtids("1-20"), "someone-else");
+    assertThat(r1.knownExecuted()).as("a wait on another server teaches nothing").isEqualTo(gtids("1-12"));
+    assertThat(r1.observe(status("u1", gtids("1-15")))).isFalse();
+    assertThat(r1.knownExecuted()).isEqualTo(gtids("1-15"));
+    assertThat(r1.observe(status("u1-rebuilt", gtids("1-3")))).as("new server_uuid").isTrue();
+    assertThat(r1.knownExecuted()).isEqualTo(gtids("1-3"));
+    assertThat(r1.observe(status("u1-rebuilt", GtidSet.EMPTY))).as("RESET BINARY LOGS AND GTIDS").isTrue();
+    assertThat(r1.knownExecuted()).isEqualTo(GtidSet.EMPTY);
+  }
+
+  @Test
+  void unreachableBacksOffUpToFiveSeconds() {
+    long t = 0;
+    r1.unreachable("x", t);
+    assertThat(r1.probeDue(t + ReplicaEndpoint.FIRST_BACKOFF_NANOS - 1)).isFalse();
+    assertThat(r1.probeDue(t + ReplicaEndpoint.FIRST_BACKOFF_NANOS)).isTrue();
+    for (int i = 0; i < 10; i++) {
+      r1.unreachable("x", t);
+    }
+    assertThat(r1.probeDue(t + ReplicaEndpoint.MAX_BACKOFF_NANOS - 1)).isFalse();
+    assertThat(r1.probeDue(t + ReplicaEndpoint.MAX_BACKOFF_NANOS)).isTrue();
+    r1.health(Health.UP, 0, "");
+    r1.unreachable("x", t);
+    assertThat(r1.probeDue(t + ReplicaEndpoint.FIRST_BACKOFF_NANOS)).as("backoff reset after recovery").isTrue();
+  }
+
+  @Test
+  void healthLearnedBeforeAnIdlePeriodIsForgottenWhenPollingStartsAgain() {
+    r1.health(Health.REPLICATION_STOPPED, 0, "applier stopped");
+    r2.unreachable("refused", 0);
+    primary.forgetHealth(10);
+    r1.forgetHealth(10);
+    r2.forgetHealth(10);
+    assertThat(primary.health()).isEqualTo(Health.PRIMARY);
+    assertThat(r1.health()).isEqualTo(Health.UP);
+    assertThat(r2.health()).isEqualTo(Health.UNREACHABLE);
+    assertThat(r2.probeDue(10)).as("probed at the first poll").isTrue();
+  }
+}

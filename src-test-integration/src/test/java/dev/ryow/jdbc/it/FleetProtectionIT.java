@@ -1,0 +1,353 @@
+package dev.ryow.jdbc.it;
+
+import static dev.ryow.jdbc.it.Topology.PRIMARY_PORT;
+import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.metrics.MetricsSnapshot;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransientException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Protecting the primary and the replicas, on the real sandbox: the fallback budget in a lag storm,
+ * reads that need no wait, and the waiter cap. Counts come from the servers (performance_schema),
+ * not from the driver.
+ */
+class FleetProtectionIT {
+  private static final String READ = "SELECT v, @@port FROM it_fleet WHERE id = ?";
+  /** The read's normalised text in performance_schema's digests. */
+  private static final String READ_DIGEST = "FROM `it_fleet` WHERE";
+  private static final long BLOCK_MARGIN_MILLIS = 1_000;
+
+  @BeforeEach
+  void table() throws SQLException {
+    Topology.resumeAppliers();
+    Topology.recreateTable("it_fleet", "id INT PRIMARY KEY, v INT NOT NULL");
+  }
+
+  @AfterEach
+  void resume() throws SQLException {
+    Topology.resumeAppliers();
+  }
+
+  @AfterAll
+  static void restore() {
+    Sandbox.restoreTopology();
+  }
+
+  /** What a storm saw. */
+  record Storm(long reads, long correct, long stale, long rejected, long maxBlockMillis, double seconds) {}
+
+  /**
+   * {@code threads} threads, each with its own connection, write a row and read it back until
+   * {@code seconds} passed. A read that returns the row is correct; one that does not is stale; a
+   * {@link SQLTransientException} naming the fallback budget is the documented refusal; anything else fails.
+   */
+  private static Storm storm(int threads, double seconds, int pauseMillis, String... settings) throws Exception {
+    AtomicLong reads = new AtomicLong();
+    AtomicLong correct = new AtomicLong();
+    AtomicLong stale = new AtomicLong();
+    AtomicLong rejected = new AtomicLong();
+    AtomicLong maxBlock = new AtomicLong();
+    AtomicInteger ids = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(threads);
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+    long[] end = new long[1];
+    long started;
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        futures.add(pool.submit(() -> {
+          try (Connection c = Topology.ryow(settings);
+              PreparedStatement write = c.prepareStatement("INSERT INTO it_fleet (id, v) VALUES (?, ?)");
+              PreparedStatement read = c.prepareStatement(READ)) {
+            // Warm-up: opens the connection's replica connection (no watermark yet, so no wait).
+            try (java.sql.Statement warm = c.createStatement()) {
+              warm.executeQuery("SELECT @@port").close();
+            }
+            ready.countDown();
+            go.await();
+            while (System.nanoTime() < end[0]) {
+              int id = ids.incrementAndGet();
+              write.setInt(1, id);
+              write.setInt(2, id * 7);
+              write.executeUpdate();
+              read.setInt(1, id);
+              long r0 = System.nanoTime();
+              try (ResultSet rs = read.executeQuery()) {
+                reads.incrementAndGet();
+                if (rs.next() && rs.getInt(1) == id * 7) {
+                  correct.incrementAndGet();
+                } else {
+                  stale.incrementAndGet();
+                }
+              } catch (SQLTransientException e) {
+                reads.incrementAndGet();
+                assertThat(e.getMessage()).contains("ryow.fallbackRate").contains("ryow.waitTimeout");
+                rejected.incrementAndGet();
+              }
+              maxBlock.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - r0), Math::max);
+              if (pauseMillis > 0) {
+                Thread.sleep(pauseMillis);
+              }
+            }
+          }
+          return null;
+        }));
+      }
+      assertThat(ready.await(60, TimeUnit.SECONDS)).as("storm connections opened").isTrue();
+      started = System.nanoTime();
+      end[0] = started + (long) (seconds * 1e9);
+      go.countDown();
+      for (Future<?> f : futures) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    // From the start signal until the last read returned: the period the budget applies to.
+    double elapsed = (System.nanoTime() - started) / 1e9;
+    return new Storm(reads.get(), correct.get(), stale.get(), rejected.get(), maxBlock.get(), elapsed);
+  }
+
+  @Test
+  void lagStormStaysWithinTheFallbackBudgetAndBlocksNoLongerThanTheWait() throws Exception {
+    int rate = 5;
+    int burst = 10;
+    int waitMillis = 100;
+    // Health polling slowed down so that the replicas stay in rotation and every read really waits:
+    // the worst case for the blocking bound and for the primary.
+    String[] settings = {
+      "ryow.waitTimeout=" + waitMillis, "ryow.fallbackRate=" + rate, "ryow.fallbackBurst=" + burst,
+      "ryow.pollInterval=600000"
+    };
+    MetricsSnapshot before;
+    MetricsSnapshot after;
+    long primaryServed;
+    Storm storm;
+    try (Connection holder = clusterPolledOnce(settings)) {
+      Topology.pauseAppliers();
+      before = holder.unwrap(RyowConnection.class).clusterMetrics();
+      long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
+      storm = storm(32, 10, 20, settings);
+      primaryServed = Topology.settledStatementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+      after = holder.unwrap(RyowConnection.class).clusterMetrics();
+    }
+    Topology.resumeAppliers();
+    long waits = after.waits() - before.waits();
+
+    long bound = burst + (long) Math.ceil(rate * storm.seconds());
+    System.out.printf(
+        "storm (appliers stopped, 32 threads, %.1f s, fallbackRate=%d burst=%d waitTimeout=%d ms): %d reads, %d correct,"
+            + " %d refused with the documented error, %d stale; the primary served %d reads (bound %d); %d waits,"
+            + " %d capped; longest read %d ms%n",
+        storm.seconds(), rate, burst, waitMillis, storm.reads(), storm.correct(), storm.rejected(), storm.stale(),
+        primaryServed, bound, waits, after.waitsCapped() - before.waitsCapped(), storm.maxBlockMillis());
+    assertThat(waits).as("reads really waited on the lagging replicas").isGreaterThan(storm.reads() / 2);
+    assertThat(storm.reads()).isGreaterThan(bound * 3);
+    assertThat(primaryServed).as("reads the primary ran, counted on the primary").isLessThanOrEqualTo(bound);
+    assertThat(storm.stale()).isZero();
+    assertThat(storm.correct() + storm.rejected()).isEqualTo(storm.reads());
+    assertThat(storm.correct()).as("what the primary served is exactly what was correct").isEqualTo(primaryServed);
+    assertThat(storm.maxBlockMillis()).isLessThanOrEqualTo(waitMillis + BLOCK_MARGIN_MILLIS);
+  }
+
+  @Test
+  void lagStormInStaleModeServesStaleReadsFromReplicasAndCountsThem() throws Exception {
+    String[] settings = {
+      "ryow.waitTimeout=50", "ryow.fallbackRate=2", "ryow.fallbackBurst=2", "ryow.fallbackDegrade=stale"
+    };
+    Topology.pauseAppliers();
+    MetricsSnapshot before;
+    try (Connection c = Topology.ryow(settings)) {
+      before = c.unwrap(RyowConnection.class).clusterMetrics();
+    }
+    long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
+    long replicasBefore = replicaReads();
+    Storm storm = storm(8, 3, 20, settings);
+    long primaryServed = Topology.settledStatementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+    long replicasServed = replicaReads() - replicasBefore;
+    MetricsSnapshot after;
+    try (Connection c = Topology.ryow(settings)) {
+      after = c.unwrap(RyowConnection.class).clusterMetrics();
+    }
+    Topology.resumeAppliers();
+    long staleCounted = after.staleReads() - before.staleReads();
+    System.out.printf("stale mode storm: %d reads, %d correct, %d stale (driver counted %d), primary %d, replicas %d%n",
+        storm.reads(), storm.correct(), storm.stale(), staleCounted, primaryServed, replicasServed);
+    assertThat(storm.rejected()).isZero();
+    assertThat(primaryServed).isLessThanOrEqualTo(2 + (long) Math.ceil(2 * storm.seconds()));
+    assertThat(storm.stale()).isPositive().isEqualTo(staleCounted).isEqualTo(replicasServed);
+    assertThat(storm.correct()).isEqualTo(primaryServed);
+  }
+
+  /**
+   * Opens a connection of the cluster for {@code settings} and returns once its poller has read every
+   * server once (so that, with a slow poll, the replicas are seen healthy before the appliers stop).
+   */
+  private static Connection clusterPolledOnce(String... settings) throws Exception {
+    Connection c = Topology.ryow(settings);
+    RyowConnection ryow = c.unwrap(RyowConnection.class);
+    // The health gauges are published at the end of a poll round.
+    for (int i = 0; i < 200 && ryow.clusterMetrics().replicasInRotation() < REPLICA_PORTS.size(); i++) {
+      Thread.sleep(20);
+    }
+    assertThat(ryow.clusterMetrics().replicasInRotation()).isEqualTo(REPLICA_PORTS.size());
+    return c;
+  }
+
+  private static long replicaReads() throws SQLException {
+    return Topology.settledStatementsLike(REPLICA_PORTS.get(0), READ_DIGEST)
+        + Topology.settledStatementsLike(REPLICA_PORTS.get(1), READ_DIGEST);
+  }
+
+  private static long replicaWaits() throws SQLException {
+    return Topology.settledStatementsLike(REPLICA_PORTS.get(0), "WAIT_FOR_EXECUTED_GTID_SET")
+        + Topology.settledStatementsLike(REPLICA_PORTS.get(1), "WAIT_FOR_EXECUTED_GTID_SET");
+  }
+
+  @Test
+  void withoutLagMostReadsNeedNoWaitRoundTrip() throws Exception {
+    int threads = 8;
+    int writesPerThread = 40;
+    int readsPerWrite = 9;
+    long readsBefore = replicaReads();
+    long waitsBefore = replicaWaits();
+    long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
+    AtomicLong stale = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    AtomicInteger ids = new AtomicInteger();
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        futures.add(pool.submit(() -> {
+          try (Connection c = Topology.ryow("ryow.waitTimeout=1000");
+              PreparedStatement write = c.prepareStatement("INSERT INTO it_fleet (id, v) VALUES (?, ?)");
+              PreparedStatement read = c.prepareStatement(READ)) {
+            for (int w = 0; w < writesPerThread; w++) {
+              int id = ids.incrementAndGet();
+              write.setInt(1, id);
+              write.setInt(2, id);
+              write.executeUpdate();
+              for (int r = 0; r < readsPerWrite; r++) {
+                read.setInt(1, Math.max(1, id - r));
+                try (ResultSet rs = read.executeQuery()) {
+                  if (r == 0 && !(rs.next() && rs.getInt(1) == id)) {
+                    stale.incrementAndGet();
+                  }
+                }
+                Thread.sleep(5);
+              }
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    long reads = replicaReads() - readsBefore;
+    long waits = replicaWaits() - waitsBefore;
+    long primaryServed = Topology.settledStatementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
+    long total = (long) threads * writesPerThread * readsPerWrite;
+    double noWaitShare = 1 - (double) waits / reads;
+    System.out.printf("no lag: %d reads (1 write : %d reads), replicas served %d after %d wait round trips:"
+            + " %.1f%% of replica reads needed no wait; primary served %d; stale %d%n",
+        total, readsPerWrite, reads, waits, 100 * noWaitShare, primaryServed, stale.get());
+    assertThat(stale.get()).isZero();
+    assertThat(reads + primaryServed).isEqualTo(total);
+    assertThat(primaryServed).isZero();
+    assertThat(noWaitShare).isGreaterThanOrEqualTo(0.8);
+  }
+
+  @Test
+  void waiterCapBoundsTheWaitingSessionsOnEachReplica() throws Exception {
+    int cap = 2;
+    // Long waits so that waiting sessions are visible; slow polling keeps the paused replicas in
+    // rotation, so reads do try to wait on them; a high fallback budget keeps the test about the cap.
+    String[] settings = {
+      "ryow.maxWaitersPerReplica=" + cap, "ryow.waitTimeout=1500", "ryow.pollInterval=600000",
+      "ryow.fallbackRate=100000", "ryow.fallbackBurst=100000"
+    };
+    Connection holder = clusterPolledOnce(settings);
+    Topology.pauseAppliers();
+    AtomicBoolean sampling = new AtomicBoolean(true);
+    int[] maxSeen = new int[REPLICA_PORTS.size()];
+    AtomicLong samples = new AtomicLong();
+    Thread sampler = new Thread(() -> {
+      List<Connection> plain = new ArrayList<>();
+      try {
+        for (int port : REPLICA_PORTS) {
+          plain.add(Topology.plain(port));
+        }
+        while (sampling.get()) {
+          for (int i = 0; i < plain.size(); i++) {
+            try (PreparedStatement ps = plain.get(i).prepareStatement(
+                    "SELECT COUNT(*) FROM performance_schema.processlist WHERE INFO LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET%'");
+                ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              maxSeen[i] = Math.max(maxSeen[i], rs.getInt(1));
+            }
+          }
+          samples.incrementAndGet();
+          Thread.sleep(10);
+        }
+      } catch (SQLException | InterruptedException e) {
+        throw new IllegalStateException(e);
+      } finally {
+        for (Connection c : plain) {
+          try {
+            c.close();
+          } catch (SQLException ignored) {
+            // best effort
+          }
+        }
+      }
+    }, "processlist-sampler");
+    sampler.start();
+    MetricsSnapshot before;
+    try (Connection c = Topology.ryow(settings)) {
+      before = c.unwrap(RyowConnection.class).clusterMetrics();
+    }
+    Storm storm;
+    try {
+      storm = storm(12, 4, 0, settings);
+    } finally {
+      sampling.set(false);
+      sampler.join();
+    }
+    MetricsSnapshot after = holder.unwrap(RyowConnection.class).clusterMetrics();
+    holder.close();
+    Topology.resumeAppliers();
+    System.out.printf("waiter cap %d: %d samples, most WAIT_FOR_EXECUTED_GTID_SET sessions seen per replica %d and %d;"
+            + " %d reads, %d did not wait because of the cap%n",
+        cap, samples.get(), maxSeen[0], maxSeen[1], storm.reads(), after.waitsCapped() - before.waitsCapped());
+    assertThat(storm.stale()).isZero();
+    for (int i = 0; i < maxSeen.length; i++) {
+      assertThat(maxSeen[i]).as("waiting sessions on replica port " + REPLICA_PORTS.get(i)).isLessThanOrEqualTo(cap);
+    }
+    assertThat(maxSeen[0] + maxSeen[1]).as("the test saw waits at all").isPositive();
+    assertThat(after.waitsCapped() - before.waitsCapped()).as("the cap turned reads away").isPositive();
+  }
+}
