@@ -137,28 +137,33 @@ public final class LogicalConnection implements Connection, RyowConnection {
    */
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
+    PhysicalConnection target;
     if (Router.route(kind, autoCommit, readOnly, sqlTransaction, pinnedToPrimary) == Target.REPLICA) {
       PhysicalConnection sticky = transactionReads;
       if (sticky != null) {
-        last = sticky;
-        return sticky;
+        target = sticky;
+      } else {
+        PhysicalConnection r = replicaReadyForRead(null);
+        if (r == null) {
+          // Only statements that use the primary wait for a reconnect or a failover: replica reads go
+          // on while the primary is away.
+          ensurePrimary();
+          r = primary;
+        }
+        if (!autoCommit || kind == StatementKind.BEGIN_READ_ONLY) {
+          transactionReads = r;
+        }
+        target = r;
       }
-      PhysicalConnection r = replicaReadyForRead(null);
-      if (r == null) {
-        ensurePrimary();
-        r = primary;
-      }
-      if (!autoCommit || kind == StatementKind.BEGIN_READ_ONLY) {
-        transactionReads = r;
-      }
-      last = r;
-      return r;
+    } else {
+      ensurePrimary();
+      target = primary;
     }
-    // Only statements that use the primary wait for a reconnect or a failover: replica reads go on
-    // while the primary is away.
-    ensurePrimary();
-    last = primary;
-    return primary;
+    if (LOG.isTraceEnabled()) {
+      LOG.trace("[{}] {} statement runs on {}", cluster.name(), kind, target);
+    }
+    last = target;
+    return target;
   }
 
   private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude) throws SQLException {

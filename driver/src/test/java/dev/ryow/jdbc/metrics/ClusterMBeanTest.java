@@ -43,6 +43,9 @@ class ClusterMBeanTest {
     if (type == boolean.class) {
       return n % 2 == 0;
     }
+    if (type == String.class) {
+      return "s" + n;
+    }
     throw new AssertionError("extend this test for component type " + type);
   }
 

@@ -154,6 +154,7 @@ class ConsistencyScopesIT {
       assertThat(staleLatest).isZero();
       assertThat(staleOwn).isEqualTo(100);
       Topology.resumeAppliers();
+      Topology.awaitInRotation(latest);
       assertThat(reads(latestRead, 900_000, 0)).isTrue();
       assertThat(latest.unwrap(RyowConnection.class).lastRead().role()).isEqualTo(ServerRole.REPLICA);
     }

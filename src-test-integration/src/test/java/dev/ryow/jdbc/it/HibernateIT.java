@@ -236,6 +236,7 @@ class HibernateIT {
     }
     Topology.resumeAppliers();
     try (Session s = sessions.openSession()) {
+      s.doWork(Topology::awaitInRotation);
       Account found = s.find(Account.class, id);
       assertThat(found.servedBy).as("caught up: the same find is a replica read").isIn(REPLICA_PORTS);
     }

@@ -117,14 +117,15 @@ class PasswordHygieneIT {
 
     // Unreachable primary, unreachable replica (falls back, logs a WARN), wrong password.
     attempt(() -> DriverManager.getConnection(
-        hosts(1, REPLICA_PORTS.get(0)) + "?user=" + USER + "&password=" + SECRET + "&connectTimeout=1000&ryow.clusterName=" + NAME).close());
+        hosts(1, REPLICA_PORTS.get(0)) + "?user=" + USER + "&password=" + SECRET
+            + "&connectTimeout=1000&ryow.failoverTimeout=0&ryow.clusterName=" + NAME).close());
     try (Connection c = DriverManager.getConnection(
         hosts(PRIMARY_PORT, 1) + "?user=" + USER + "&password=" + SECRET + "&connectTimeout=1000&ryow.clusterName=" + NAME)) {
       workload(c, 4);
     }
     attempt(() -> DriverManager.getConnection(url().replace("password=" + SECRET, "password=" + SECRET + "x")).close());
     RyowDataSource unreachable = new RyowDataSource();
-    unreachable.setUrl(hosts(1, 2) + "?connectTimeout=500");
+    unreachable.setUrl(hosts(1, 2) + "?connectTimeout=500&ryow.failoverTimeout=0");
     unreachable.setPassword(SECRET);
     unreachable.setProperty("ryow.clusterName", NAME);
     attempt(() -> unreachable.getConnection().close());

@@ -91,6 +91,7 @@ class SessionFidelityIT {
       c.setReadOnly(false);
 
       Topology.resumeAppliers();
+      Topology.awaitInRotation(c);
       c.setReadOnly(true);
       c.setAutoCommit(false);
       int port = intOf(c, "SELECT @@port");

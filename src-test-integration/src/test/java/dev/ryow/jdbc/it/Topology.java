@@ -30,15 +30,30 @@ final class Topology {
 
   private Topology() {}
 
-  /** A {@code jdbc:ryow:} URL for the topology, with extra {@code key=value} parameters. */
+  /**
+   * A {@code jdbc:ryow:} URL for the topology, with extra {@code key=value} parameters. Unless the
+   * parameters set them, the fallback budget is unlimited: most tests prove read-your-writes by
+   * making every read fall back, which the default budget (there to protect a production primary)
+   * would refuse; {@code FleetProtectionIT} sets its own budget.
+   */
   static String ryowUrl(String... parameters) {
     StringBuilder url = new StringBuilder("jdbc:ryow:mysql://").append(HOST).append(':').append(PRIMARY_PORT);
     for (int port : REPLICA_PORTS) {
       url.append(',').append(HOST).append(':').append(port);
     }
     url.append('/').append(DATABASE).append("?user=").append(USER).append("&password=").append(PASSWORD);
+    boolean rate = false;
+    boolean burst = false;
     for (String p : parameters) {
       url.append('&').append(p);
+      rate |= p.startsWith("ryow.fallbackRate=");
+      burst |= p.startsWith("ryow.fallbackBurst=");
+    }
+    if (!rate) {
+      url.append("&ryow.fallbackRate=1000000");
+    }
+    if (!burst) {
+      url.append("&ryow.fallbackBurst=1000000");
     }
     return url.toString();
   }
@@ -91,6 +106,24 @@ final class Topology {
       exec(port, "START REPLICA SQL_THREAD");
     }
     awaitReplicasCaughtUp();
+  }
+
+  /**
+   * Blocks (up to 10 s) until the cluster of {@code ryow} has every replica back in rotation: after
+   * the appliers were stopped, the cluster's poller takes them out of rotation and puts them back at
+   * its next poll ({@code ryow.pollInterval}) once they replicate again.
+   */
+  static void awaitInRotation(Connection ryow) throws SQLException {
+    dev.ryow.jdbc.RyowConnection r = ryow.unwrap(dev.ryow.jdbc.RyowConnection.class);
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (r.clusterMetrics().replicasInRotation() < REPLICA_PORTS.size() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** Blocks (up to 60 s) until every replica has executed the primary's {@code gtid_executed}. */
