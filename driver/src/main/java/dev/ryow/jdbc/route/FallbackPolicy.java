@@ -41,6 +41,7 @@ public final class FallbackPolicy {
     NO_REPLICA
   }
 
+  private final String clusterName;
   private final FallbackMode mode;
   private final DegradeMode degrade;
   private final TokenBucket bucket;
@@ -57,6 +58,7 @@ public final class FallbackPolicy {
 
   /** The policy with a given bucket (tests). */
   public FallbackPolicy(RyowConfig config, TokenBucket bucket) {
+    this.clusterName = config.clusterName();
     this.mode = config.get(RyowProperties.FALLBACK);
     this.degrade = config.get(RyowProperties.FALLBACK_DEGRADE);
     this.rate = config.get(RyowProperties.FALLBACK_RATE);
@@ -119,8 +121,8 @@ public final class FallbackPolicy {
     long now = System.nanoTime();
     long last = lastStaleLog.get();
     if (now - last >= STALE_LOG_INTERVAL_NANOS && lastStaleLog.compareAndSet(last, now)) {
-      LOG.warn("Serving a read stale from {} (counted in staleReads; logged at most once a second): {}",
-          replica, what(replica, reason));
+      LOG.warn("[{}] serving a read stale from {} (counted in staleReads; logged at most once a second): {}",
+          clusterName, replica, what(replica, reason));
     }
   }
 
