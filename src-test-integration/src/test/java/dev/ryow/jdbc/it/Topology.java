@@ -102,10 +102,27 @@ final class Topology {
 
   /** Starts the appliers again and waits until every replica has what the primary has. */
   static void resumeAppliers() throws SQLException {
+    boolean wasPaused = false;
     for (int port : REPLICA_PORTS) {
+      wasPaused |= !"ON".equalsIgnoreCase(applierState(port));
       exec(port, "START REPLICA SQL_THREAD");
     }
     awaitReplicasCaughtUp();
+    if (wasPaused) {
+      // Every cluster's poller took the stopped replicas out of rotation; it puts them back at its next
+      // poll (ryow.pollInterval, 200 ms by default). Give it three intervals before tests expect replica reads.
+      try {
+        Thread.sleep(600);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static String applierState(int port) throws SQLException {
+    try (Connection c = plain(port)) {
+      return queryString(c, "SELECT COALESCE(MIN(SERVICE_STATE), 'OFF') FROM performance_schema.replication_applier_status");
+    }
   }
 
   /**
