@@ -16,6 +16,9 @@ import java.util.List;
 final class Approaches {
   /** What {@link Worker#read} returns when the row is not there. */
   static final int MISSING = Integer.MIN_VALUE;
+  /** ryow's fallback budget off, so that every approach may fall back to the primary as often as it needs. */
+  static final String UNLIMITED_FALLBACK = "ryow.fallbackRate=1000000&ryow.fallbackBurst=1000000";
+
   /** The hand-written approach's wait timeout, as ryow's default {@code ryow.waitTimeout=100}. */
   static final double HAND_WRITTEN_WAIT_SECONDS = 0.1;
 
@@ -45,9 +48,10 @@ final class Approaches {
   static List<Approach> all() {
     return List.of(
         single("ryow", "`jdbc:ryow:`, default `ryow.gtidCapture=own_gtid` (GTID from the OK packet), "
-            + "`ryow.waitTimeout=100`, fallback to the primary", t -> t.ryowUrl()),
+            + "`ryow.waitTimeout=100`, fallback to the primary (budget unlimited, as the other approaches'"
+            + " fallbacks: `ryow.fallbackRate` is measured by FleetProtectionIT)", t -> t.ryowUrl(UNLIMITED_FALLBACK)),
         single("ryow-query", "`jdbc:ryow:` with `ryow.gtidCapture=query` (`SELECT @@global.gtid_executed` "
-            + "before the next replica read)", t -> t.ryowUrl("ryow.gtidCapture=query")),
+            + "before the next replica read)", t -> t.ryowUrl("ryow.gtidCapture=query", UNLIMITED_FALLBACK)),
         single("primary-only", "plain Connector/J, every statement on the primary", t -> t.mysqlUrl(t.primary())),
         new CjReplication(),
         new HandWritten());
