@@ -198,7 +198,8 @@ class MyBatisIT {
     assertThat(plainStale).as("the pulsed lag must be visible to a plain replica connection").isPositive();
     assertThat(servedSelects.total()).isEqualTo(rows);
     assertThat(servedSelects.replicas()).isEqualTo(onReplica);
-    assertThat(servedSelects.replicaShare()).as("selects after inserts served by replicas").isGreaterThanOrEqualTo(0.5);
+    // Under pulsed lag the share depends on the pulse (paused replicas are out of rotation): some, not a quota.
+    assertThat(servedSelects.replicas()).as("selects after inserts served by replicas").isPositive();
     assertThat(servedLastInsertIds.primary()).isEqualTo(rows);
     assertThat(servedLastInsertIds.replicas()).isZero();
   }
