@@ -35,8 +35,7 @@ import org.jspecify.annotations.Nullable;
 final class PrimaryCallableStatement implements CallableStatement {
   private final LogicalConnection connection;
   private final CallableStatement delegate;
-  private @Nullable ResultSet lastPhysicalResult;
-  private @Nullable ResultSet lastWrappedResult;
+  private final ResultSetWrappers results = new ResultSetWrappers(this);
 
   PrimaryCallableStatement(LogicalConnection connection, CallableStatement delegate) {
     this.connection = connection;
@@ -52,13 +51,7 @@ final class PrimaryCallableStatement implements CallableStatement {
   }
 
   private ResultSet wrap(ResultSet physical) {
-    if (physical == lastPhysicalResult && lastWrappedResult != null) {
-      return lastWrappedResult;
-    }
-    ResultSet wrapped = RoutedResultSet.wrap(physical, this);
-    lastPhysicalResult = physical;
-    lastWrappedResult = wrapped;
-    return wrapped;
+    return results.wrap(physical);
   }
 
   @Override
@@ -79,8 +72,7 @@ final class PrimaryCallableStatement implements CallableStatement {
 
   @Override
   public void close() throws SQLException {
-    lastPhysicalResult = null;
-    lastWrappedResult = null;
+    results.clear();
     delegate.close();
   }
 

@@ -29,8 +29,7 @@ class RoutingStatement implements Statement {
   /** The physical statement that ran last: results, update counts and warnings come from it. */
   @Nullable Statement current;
   boolean closed;
-  private @Nullable ResultSet lastPhysicalResult;
-  private @Nullable ResultSet lastWrappedResult;
+  private final ResultSetWrappers results = new ResultSetWrappers(this);
 
   private int maxRows;
   private long largeMaxRows = -1;
@@ -161,13 +160,7 @@ class RoutingStatement implements Statement {
    * {@code getStatement()}; the same wrapper is returned for the same physical result set.
    */
   final ResultSet wrap(ResultSet physical) {
-    if (physical == lastPhysicalResult && lastWrappedResult != null) {
-      return lastWrappedResult;
-    }
-    ResultSet wrapped = RoutedResultSet.wrap(physical, this);
-    lastPhysicalResult = physical;
-    lastWrappedResult = wrapped;
-    return wrapped;
+    return results.wrap(physical);
   }
 
   final void checkOpen() throws SQLException {
@@ -626,8 +619,7 @@ class RoutingStatement implements Statement {
     onPrimary = null;
     onReplica = null;
     current = null;
-    lastPhysicalResult = null;
-    lastWrappedResult = null;
+    results.clear();
     if (failure != null && !connection.isClosed()) {
       throw failure;
     }
