@@ -231,7 +231,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     cluster.metrics().gtidSubsetCheck();
     try {
       ensurePrimary();
-      if (primary.hasExecuted(required)) {
+      if (primary.splitByExecuted(required)[0].isEmpty()) {
         cluster.primaryHas(required);
         return true;
       }

@@ -33,7 +33,6 @@ public final class PhysicalConnection implements AutoCloseable {
   private static final String LOST_SQL =
       "SELECT GTID_SUBSET(?, @@global.gtid_executed), GTID_SUBTRACT(?, @@global.gtid_executed),"
           + " GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed))";
-  private static final String SUBSET_SQL = "SELECT GTID_SUBSET(?, @@global.gtid_executed)";
 
   private final Connection connection;
   private final HostSpec host;
@@ -41,7 +40,6 @@ public final class PhysicalConnection implements AutoCloseable {
   private final ServerIdentity identity;
   private final @Nullable GtidTracker tracker;
   private @Nullable PreparedStatement waitStatement;
-  private @Nullable PreparedStatement subsetStatement;
   private volatile boolean broken;
 
   PhysicalConnection(
@@ -100,19 +98,6 @@ public final class PhysicalConnection implements AutoCloseable {
       rs.next();
       String text = rs.getString(1);
       return text == null ? GtidSet.EMPTY : GtidSet.parse(text);
-    }
-  }
-
-  /** Whether this server has executed all of {@code set}: {@code GTID_SUBSET(?, @@global.gtid_executed)}, bound. */
-  public boolean hasExecuted(GtidSet set) throws SQLException {
-    PreparedStatement ps = subsetStatement;
-    if (ps == null) {
-      ps = connection.prepareStatement(SUBSET_SQL);
-      subsetStatement = ps;
-    }
-    ps.setString(1, set.toString());
-    try (ResultSet rs = ps.executeQuery()) {
-      return rs.next() && rs.getInt(1) == 1;
     }
   }
 
