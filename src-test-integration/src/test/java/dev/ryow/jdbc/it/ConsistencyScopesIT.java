@@ -253,11 +253,14 @@ class ConsistencyScopesIT {
   @Test
   void perReadTelemetry() throws SQLException {
     // A slow poller cannot take the paused replicas out of rotation mid-test: the read below must wait.
-    try (Connection c = Topology.ryow("ryow.waitTimeout=30", "ryow.pollInterval=600000");
+    // Its first round (started when the cluster opened) has finished before the appliers are paused.
+    try (Connection c = Topology.ryowPolledOnce("ryow.waitTimeout=30", "ryow.pollInterval=600000");
         Statement s = c.createStatement()) {
       RyowConnection ryow = c.unwrap(RyowConnection.class);
       assertThat(ryow.lastRead()).isNull();
       s.executeUpdate("INSERT INTO it_scope (id, v) VALUES (1, 1)");
+      // The replicas have the row before the read: its 30 ms wait cannot time out on a busy machine.
+      Topology.awaitReplicasCaughtUp();
       s.executeQuery("SELECT v FROM it_scope WHERE id = 1").close();
       ReadReport waited = ryow.lastRead();
       assertThat(waited.role()).isEqualTo(ServerRole.REPLICA);

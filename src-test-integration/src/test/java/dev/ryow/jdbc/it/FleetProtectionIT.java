@@ -143,7 +143,7 @@ class FleetProtectionIT {
     MetricsSnapshot after;
     long primaryServed;
     Storm storm;
-    try (Connection holder = clusterPolledOnce(settings)) {
+    try (Connection holder = Topology.ryowPolledOnce(settings)) {
       Topology.pauseAppliers();
       before = holder.unwrap(RyowConnection.class).clusterMetrics();
       long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
@@ -203,17 +203,6 @@ class FleetProtectionIT {
    * Opens a connection of the cluster for {@code settings} and returns once its poller has read every
    * server once (so that, with a slow poll, the replicas are seen healthy before the appliers stop).
    */
-  private static Connection clusterPolledOnce(String... settings) throws Exception {
-    Connection c = Topology.ryow(settings);
-    RyowConnection ryow = c.unwrap(RyowConnection.class);
-    // The health gauges are published at the end of a poll round.
-    for (int i = 0; i < 200 && ryow.clusterMetrics().replicasInRotation() < REPLICA_PORTS.size(); i++) {
-      Thread.sleep(20);
-    }
-    assertThat(ryow.clusterMetrics().replicasInRotation()).isEqualTo(REPLICA_PORTS.size());
-    return c;
-  }
-
   private static long replicaReads() throws SQLException {
     return Topology.settledStatementsLike(REPLICA_PORTS.get(0), READ_DIGEST)
         + Topology.settledStatementsLike(REPLICA_PORTS.get(1), READ_DIGEST);
@@ -290,7 +279,7 @@ class FleetProtectionIT {
       "ryow.maxWaitersPerReplica=" + cap, "ryow.waitTimeout=1500", "ryow.pollInterval=600000",
       "ryow.fallbackRate=100000", "ryow.fallbackBurst=100000"
     };
-    Connection holder = clusterPolledOnce(settings);
+    Connection holder = Topology.ryowPolledOnce(settings);
     Topology.pauseAppliers();
     AtomicBoolean sampling = new AtomicBoolean(true);
     int[] maxSeen = new int[REPLICA_PORTS.size()];

@@ -63,7 +63,8 @@ class JmxMetricsIT {
     // A generous timeout: on a busy machine the replica must never miss it for the first five reads.
     // The poller is slowed to once in 10 minutes so that it cannot take the paused replica out of rotation
     // in the middle of the workload: every count below is then exact.
-    try (Connection c = Topology.ryow("ryow.clusterName=" + clusterName, "ryow.waitTimeout=1000", "ryow.pollInterval=600000");
+    try (Connection c = Topology.ryowPolledOnce(
+            "ryow.clusterName=" + clusterName, "ryow.waitTimeout=1000", "ryow.pollInterval=600000");
         Statement s = c.createStatement()) {
       assertThat(jmx.isRegistered(name)).as("registered when the cluster was created").isTrue();
       for (int i = 1; i <= 5; i++) {

@@ -128,19 +128,39 @@ final class Topology {
   /**
    * Blocks (up to 10 s) until the cluster of {@code ryow} has every replica back in rotation: after
    * the appliers were stopped, the cluster's poller takes them out of rotation and puts them back at
-   * its next poll ({@code ryow.pollInterval}) once they replicate again.
+   * its next poll ({@code ryow.pollInterval}) once they replicate again. Fails if they do not come back.
    */
   static void awaitInRotation(Connection ryow) throws SQLException {
     dev.ryow.jdbc.RyowConnection r = ryow.unwrap(dev.ryow.jdbc.RyowConnection.class);
     long deadline = System.nanoTime() + 10_000_000_000L;
-    while (r.clusterMetrics().replicasInRotation() < REPLICA_PORTS.size() && System.nanoTime() < deadline) {
+    while (r.clusterMetrics().replicasInRotation() < REPLICA_PORTS.size()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("replicas in rotation after 10 s: " + r.clusterMetrics().replicasInRotation());
+      }
       try {
-        Thread.sleep(50);
+        Thread.sleep(20);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return;
+        throw new AssertionError("interrupted while waiting for the replicas to be in rotation", e);
       }
     }
+  }
+
+  /**
+   * Opens a {@code jdbc:ryow:} connection and returns once its cluster's poller has finished a round
+   * with every replica in rotation (the health gauges are published at the end of a round). Tests that
+   * slow the poller down ({@code ryow.pollInterval=600000}) use it before they pause the appliers, so
+   * that the first poll, which starts when the cluster opens, cannot run late and see them paused.
+   */
+  static Connection ryowPolledOnce(String... parameters) throws SQLException {
+    Connection c = ryow(parameters);
+    try {
+      awaitInRotation(c);
+    } catch (AssertionError | SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
   }
 
   /** Blocks (up to 60 s) until every replica has executed the primary's {@code gtid_executed}. */
