@@ -144,6 +144,61 @@ public final class GtidSet {
   }
 
   /**
+   * Returns this set plus the GTIDs of {@code executed} that lie below this set's highest GTID of
+   * the same (UUID, tag). Keeps a watermark of one session's own GTIDs compact: the other sessions'
+   * GTIDs between them, once known to be executed, fill the gaps, so that the set stays a few
+   * intervals long instead of growing by one interval per write.
+   *
+   * @param executed GTIDs known to be executed (for example a server's {@code gtid_executed})
+   * @return {@code this} (no allocation) when nothing is added, else a new set
+   */
+  public GtidSet filledFrom(GtidSet executed) {
+    Objects.requireNonNull(executed, "executed");
+    Source[] mine = sources;
+    Source[] theirs = executed.sources;
+    Source[] out = null;
+    int j = 0;
+    for (int i = 0; i < mine.length; i++) {
+      Source s = mine[i];
+      int cmp = -1;
+      while (j < theirs.length && (cmp = compareKeys(theirs[j], s)) < 0) {
+        j++;
+      }
+      if (cmp != 0) {
+        continue;
+      }
+      long[] below = clipRanges(theirs[j].ranges, s.ranges[s.ranges.length - 1]);
+      if (below.length == 0 || containsRanges(s.ranges, below)) {
+        continue;
+      }
+      if (out == null) {
+        out = mine.clone();
+      }
+      out[i] = new Source(s.hi, s.lo, s.tag, unionRanges(s.ranges, below));
+    }
+    return out == null ? this : new GtidSet(out);
+  }
+
+  /**
+   * Returns the smallest set with one interval per (UUID, tag) that contains this set: each source's
+   * intervals joined from its lowest to its highest GTID.
+   *
+   * @return {@code this} when every source already has a single interval, else a new set
+   */
+  public GtidSet spanned() {
+    if (intervalCount == sources.length) {
+      return this;
+    }
+    Source[] out = new Source[sources.length];
+    for (int i = 0; i < out.length; i++) {
+      Source s = sources[i];
+      long[] r = s.ranges;
+      out[i] = r.length == 2 ? s : new Source(s.hi, s.lo, s.tag, new long[] {r[0], r[r.length - 1]});
+    }
+    return new GtidSet(out);
+  }
+
+  /**
    * Tells whether every GTID of {@code other} is in this set. Untagged and tagged GTIDs of one
    * UUID are different GTIDs. Does not allocate.
    *
@@ -324,6 +379,22 @@ public final class GtidSet {
       }
     }
     return true;
+  }
+
+  /** The part of a canonical range array at or below {@code max}; the same array when all of it is. */
+  private static long[] clipRanges(long[] r, long max) {
+    int n = 0;
+    while (n < r.length && r[n] <= max) {
+      n += 2;
+    }
+    if (n == r.length && (n == 0 || r[n - 1] <= max)) {
+      return r;
+    }
+    long[] out = Arrays.copyOf(r, n);
+    if (n > 0 && out[n - 1] > max) {
+      out[n - 1] = max;
+    }
+    return out;
   }
 
   /** Merges two canonical range arrays, coalescing overlapping and adjacent intervals. */

@@ -337,6 +337,53 @@ class GtidSetPropertyTest {
   }
 
   @Property
+  void filledFromAgreesWithModel(@ForAll("small") List<Element> x, @ForAll("small") List<Element> y) {
+    var mine = model(x);
+    var executed = model(y);
+    // Expected: x plus, per (uuid, tag) of x, the GTIDs of y at or below x's highest GTID there.
+    var expected = union(mine, Map.of());
+    mine.forEach(
+        (uuid, tags) ->
+            tags.forEach(
+                (tag, bits) -> {
+                  BitSet theirs = executed.getOrDefault(uuid, new TreeMap<>()).get(tag);
+                  if (theirs != null) {
+                    BitSet below = theirs.get(0, bits.length());
+                    expected.get(uuid).get(tag).or(below);
+                  }
+                }));
+    GtidSet a = parse(x);
+    GtidSet filled = a.filledFrom(parse(y));
+    Statistics.label("grew").collect(!filled.equals(a));
+    assertThat(filled.toString()).isEqualTo(format(expected));
+    if (filled.equals(a)) {
+      assertThat(filled).isSameAs(a);
+    }
+  }
+
+  @Property
+  void filledFromOnlyAddsExecutedGtids(@ForAll("sets") GtidSet a, @ForAll("sets") GtidSet executed) {
+    GtidSet filled = a.filledFrom(executed);
+    assertThat(filled.contains(a)).isTrue();
+    assertThat(a.union(executed).contains(filled)).isTrue();
+    assertThat(filled.sourceCount()).isEqualTo(a.sourceCount());
+    assertThat(filled.filledFrom(executed)).isSameAs(filled);
+  }
+
+  @Property
+  void spannedIsTheSmallestSupersetWithOneIntervalPerSource(@ForAll("small") List<Element> x) {
+    GtidSet a = parse(x);
+    GtidSet spanned = a.spanned();
+    assertThat(spanned.contains(a)).isTrue();
+    assertThat(spanned.sourceCount()).isEqualTo(a.sourceCount());
+    assertThat(spanned.intervalCount()).isEqualTo(a.sourceCount());
+    var expected = model(x);
+    expected.values().forEach(tags -> tags.values().forEach(bits -> bits.set(bits.nextSetBit(0), bits.length())));
+    assertThat(spanned.toString()).isEqualTo(format(expected));
+    assertThat(spanned.spanned()).isSameAs(spanned);
+  }
+
+  @Property
   void singleGtidMembershipAgreesWithModel(@ForAll("small") List<Element> x) {
     GtidSet set = parse(x);
     var m = model(x);

@@ -215,6 +215,27 @@ class GtidSetTest {
     return null;
   }
 
+  @Test
+  void filledFromJoinsOwnWritesWithTheExecutedGtidsBetweenThem() {
+    GtidSet own = GtidSet.parse(A + ":3:7:12," + B + ":5");
+    GtidSet executed = GtidSet.parse(A + ":1-10," + B + ":1-100," + F + ":1-9");
+    // A: everything executed up to 12 (1-10) joins 12; B: only up to 5; F: not a source of own.
+    assertThat(own.filledFrom(executed)).hasToString(A + ":1-10:12," + B + ":1-5");
+    assertThat(own.filledFrom(GtidSet.parse(A + ":1-12"))).hasToString(A + ":1-12," + B + ":5");
+    assertThat(own.filledFrom(GtidSet.parse(A + ":3:7:12:20-30"))).isSameAs(own);
+    assertThat(own.filledFrom(GtidSet.EMPTY)).isSameAs(own);
+    assertThat(GtidSet.EMPTY.filledFrom(executed)).isSameAs(GtidSet.EMPTY);
+    assertThat(GtidSet.parse(A + ":t:5").filledFrom(GtidSet.parse(A + ":1-9"))).hasToString(A + ":t:5");
+  }
+
+  @Test
+  void spannedJoinsEachSourceIntoOneInterval() {
+    assertThat(GtidSet.parse(A + ":3:7:12:t:1:4," + B + ":5").spanned()).hasToString(A + ":3-12:t:1-4," + B + ":5");
+    GtidSet compact = GtidSet.parse(A + ":1-9," + B + ":5");
+    assertThat(compact.spanned()).isSameAs(compact);
+    assertThat(GtidSet.EMPTY.spanned()).isSameAs(GtidSet.EMPTY);
+  }
+
   private static @Nullable GtidSet nullSet() {
     return null;
   }
