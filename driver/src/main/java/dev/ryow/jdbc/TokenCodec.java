@@ -65,11 +65,34 @@ public final class TokenCodec {
     return key != null;
   }
 
-  /** The token for {@code gtids}; empty for the empty set when unsigned. */
+  /**
+   * The token for {@code gtids}; empty for the empty set when unsigned. Every token it returns is one
+   * {@link #decode} accepts: a set too large for the bounds is first widened to one interval per
+   * (UUID, tag) ({@link GtidSet#spanned()}), a superset whose extra GTIDs lie between GTIDs of the
+   * set. A reader whose primary never executed one of them handles it by {@code ryow.unknownGtids}.
+   *
+   * @throws IllegalArgumentException if even the widened set exceeds the bounds (more UUIDs and tags
+   *     than {@code ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} allow)
+   */
   public String encode(GtidSet gtids) {
-    String text = gtids.toString();
+    GtidSet set = fits(gtids) ? gtids : gtids.spanned();
+    if (!fits(set)) {
+      throw new IllegalArgumentException(
+          "A GTID set of " + set.sourceCount() + " UUIDs and tags does not fit in a consistency token (ryow.tokenMaxLength="
+              + maxLength + ", ryow.tokenMaxIntervals=" + maxIntervals + "): raise them");
+    }
+    String text = set.toString();
     byte[] k = key;
     return k == null ? text : text + SEPARATOR + signature(k, text);
+  }
+
+  /** Whether {@code gtids} encodes within the bounds as it is, without widening. */
+  public boolean fits(GtidSet gtids) {
+    if (gtids.intervalCount() > maxIntervals) {
+      return false;
+    }
+    int signatureLength = key == null ? 0 : 1 + (SIGNATURE_BYTES * 4 + 2) / 3;
+    return gtids.toString().length() + signatureLength <= maxLength;
   }
 
   /**

@@ -66,6 +66,37 @@ class TokenCodecTest {
   }
 
   @Test
+  void aSetTooLargeForTheBoundsIsWidenedIntoATokenThatDecodes() throws Exception {
+    StringBuilder fragmented = new StringBuilder(A);
+    for (int i = 1; i <= 200; i++) {
+      fragmented.append(':').append(i * 4);
+    }
+    GtidSet set = GtidSet.parse(fragmented + "," + B + ":3:9");
+    for (TokenCodec codec : new TokenCodec[] {TokenCodec.DEFAULT, SIGNED, TokenCodec.of(120, 2, null)}) {
+      assertThat(codec.fits(set)).isFalse();
+      GtidSet decoded = codec.decode(codec.encode(set));
+      assertThat(decoded.contains(set)).as(codec.toString()).isTrue();
+      assertThat(decoded).hasToString(A + ":4-800," + B + ":3-9");
+    }
+    GtidSet small = GtidSet.parse(A + ":1-5:9," + B + ":7");
+    assertThat(TokenCodec.DEFAULT.fits(small)).isTrue();
+    assertThat(TokenCodec.DEFAULT.decode(TokenCodec.DEFAULT.encode(small))).isEqualTo(small);
+  }
+
+  @Test
+  void aSetThatCannotFitEvenWidenedIsAClearError() {
+    GtidSet twoSources = GtidSet.parse(A + ":1," + B + ":1");
+    assertThatThrownBy(() -> TokenCodec.of(2048, 1, null).encode(twoSources))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ryow.tokenMaxIntervals=1");
+    assertThat(SIGNED.fits(twoSources)).isTrue();
+    int exactLength = twoSources.toString().length();
+    assertThat(TokenCodec.of(exactLength, 64, null).fits(twoSources)).isTrue();
+    assertThat(TokenCodec.of(exactLength + 22, 64, "a-key-of-sixteen-chars-or-more").fits(twoSources)).isFalse();
+    assertThat(TokenCodec.of(exactLength + 23, 64, "a-key-of-sixteen-chars-or-more").fits(twoSources)).isTrue();
+  }
+
+  @Test
   void oversizeAndTooManyIntervalsAreRejectedBeforeParsing() {
     String huge = A + ":" + "1".repeat(5000);
     assertThatThrownBy(() -> TokenCodec.DEFAULT.decode(huge))

@@ -6,6 +6,7 @@ import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
+import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.config.GtidCaptureMode;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
@@ -34,6 +35,7 @@ import java.sql.SQLClientInfoException;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLNonTransientException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.SQLWarning;
 import java.sql.SQLXML;
@@ -393,12 +395,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
    */
   private void wrote(GtidSet gtids) {
-    watermark.advance(gtids);
+    GtidSet covering = cluster.wrote(gtids);
+    watermark.advance(covering);
     watermarkGrewNanos = System.nanoTime();
-    cluster.wrote(gtids);
     ConsistencyScope scope = ConsistencyScope.current();
     if (scope != null) {
-      scope.advance(gtids);
+      scope.advance(covering);
     }
   }
 
@@ -546,7 +548,29 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (queryCapture) {
       captureIfDue();
     }
-    return cluster.tokenCodec().encode(watermark.current());
+    TokenCodec codec = cluster.tokenCodec();
+    GtidSet own = watermark.current();
+    if (!codec.fits(own)) {
+      own = filledOnPrimary(own);
+    }
+    try {
+      return codec.encode(own);
+    } catch (IllegalArgumentException e) {
+      throw new SQLNonTransientException("[" + cluster.name() + "] " + e.getMessage(), "22023", e);
+    }
+  }
+
+  /**
+   * Compacts the watermark exactly: fills its gaps from the primary's {@code gtid_executed}, read now
+   * (one statement; only for a token that would not fit its bounds otherwise).
+   */
+  private GtidSet filledOnPrimary(GtidSet own) throws SQLException {
+    ensurePrimary();
+    GtidSet executed = primary.readExecutedGtids();
+    cluster.metrics().gtidQuery();
+    cluster.primaryHas(executed);
+    watermark.advance(own.filledFrom(executed));
+    return watermark.current();
   }
 
   @Override

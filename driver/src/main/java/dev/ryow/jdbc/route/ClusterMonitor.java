@@ -2,6 +2,7 @@ package dev.ryow.jdbc.route;
 
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
@@ -186,6 +187,7 @@ final class ClusterMonitor {
       return;
     }
     ServerStatus status;
+    GtidSet knownBefore = e.knownExecuted();
     try {
       status = monitor(monitors, e).readStatus();
     } catch (SQLException failure) {
@@ -194,7 +196,7 @@ final class ClusterMonitor {
       return;
     }
     metrics.positionPolled();
-    if (e.observe(status)) {
+    if (e.observe(status, knownBefore)) {
       metrics.positionReset();
       LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),
           status.serverUuid());

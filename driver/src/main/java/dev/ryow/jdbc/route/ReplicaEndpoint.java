@@ -112,14 +112,16 @@ public final class ReplicaEndpoint {
   /**
    * Takes in a poll. The known position only grows, except when the server is not the one it was
    * ({@code server_uuid} changed: rebuilt or replaced) or its {@code gtid_executed} no longer contains
-   * what was known (reset): then the polled set replaces it.
+   * what was known before the poll was sent (reset): then the polled set replaces it. What waits
+   * learned while the poll was under way may be newer than the poll; it does not count as a reset.
    *
+   * @param knownBefore {@link #knownExecuted()} read just before the poll's query was sent
    * @return true when the known position was reset
    */
-  boolean observe(ServerStatus status) {
+  boolean observe(ServerStatus status, GtidSet knownBefore) {
     String previousUuid = serverUuid;
     boolean reset = (previousUuid != null && !previousUuid.equals(status.serverUuid()))
-        || !status.gtidExecuted().contains(knownExecuted.get());
+        || !status.gtidExecuted().contains(knownBefore);
     serverUuid = status.serverUuid();
     if (reset) {
       knownExecuted.set(status.gtidExecuted());

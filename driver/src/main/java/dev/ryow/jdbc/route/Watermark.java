@@ -36,6 +36,11 @@ public final class Watermark {
     return gtids.compareAndSet(expected, smaller);
   }
 
+  /** Empties the set: what it stood for no longer holds (a different server became the primary). */
+  public void clear() {
+    gtids.set(GtidSet.EMPTY);
+  }
+
   @Override
   public String toString() {
     return gtids.get().toString();
