@@ -97,10 +97,11 @@ class LongLivedWatermarkIT {
 
   @Test
   void aTokenBeyondItsBoundsIsCompactedExactlyWithOneQueryOnThePrimary() throws Exception {
-    // Slow polling: the gaps between our writes are not known to be executed until the export asks.
+    // Slow polling, its first round over before the writes: the gaps between our writes are not known
+    // to be executed until the export asks.
     try (Connection other = Topology.plain(PRIMARY_PORT);
         Statement otherWrites = other.createStatement();
-        Connection c = Topology.ryow("ryow.tokenMaxIntervals=4", "ryow.pollInterval=600000");
+        Connection c = Topology.ryowPolledOnce("ryow.tokenMaxIntervals=4", "ryow.pollInterval=600000");
         Statement s = c.createStatement()) {
       RyowConnection ryow = c.unwrap(RyowConnection.class);
       for (int i = 1; i <= 20; i++) {
