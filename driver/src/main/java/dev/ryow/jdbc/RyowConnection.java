@@ -51,6 +51,12 @@ public interface RyowConnection {
    */
   boolean lastReadStale();
 
-  /** The counters of the cluster this connection belongs to (shared by all its connections in this JVM). */
+  /**
+   * The counters of the cluster this connection belongs to (shared by all its connections in this JVM).
+   * Still answers after the connection is closed.
+   */
   MetricsSnapshot clusterMetrics();
+
+  /** The name of that cluster, as in log messages and the JMX object name ({@code ryow.clusterName}). */
+  String clusterName();
 }

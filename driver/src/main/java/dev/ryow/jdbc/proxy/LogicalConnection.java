@@ -616,6 +616,11 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   @Override
+  public String clusterName() {
+    return cluster.name();
+  }
+
+  @Override
   public boolean lastReadStale() {
     return lastPlacement == ReadPlacement.REPLICA_STALE;
   }

@@ -8,7 +8,9 @@ import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMBean;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
+import dev.ryow.jdbc.micrometer.RyowMeterBinder;
 import dev.ryow.jdbc.route.ClusterMBeans;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.RecordComponent;
 import java.sql.Connection;
@@ -101,6 +103,19 @@ class JmxMetricsIT {
       assertThat(attribute(jmx, name, "FallbacksToPrimary")).isEqualTo(1);
       assertThat(attribute(jmx, name, "WaitNanos")).isPositive();
       assertThat((Double) jmx.getAttribute(name, "ReplicaShare")).isEqualTo(8 / 9.0);
+
+      // The Micrometer binder publishes the same counts.
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      RyowMeterBinder.of(c).bindTo(registry);
+      assertThat(registry.get("ryow.writes").tag("cluster", clusterName).functionCounter().count())
+          .isEqualTo(insertsRan);
+      assertThat(registry.get("ryow.reads").tags("cluster", clusterName, "server", "primary").functionCounter().count())
+          .isEqualTo(primarySelectsRan);
+      assertThat(registry.get("ryow.reads").tags("cluster", clusterName, "server", "replica").functionCounter().count())
+          .isEqualTo(replicaSelectsRan);
+      assertThat(registry.get("ryow.waits").tag("cluster", clusterName).functionTimer().count()).isEqualTo(waitsRan);
+      assertThat(registry.get("ryow.fallbacks.to.primary").tag("cluster", clusterName).functionCounter().count())
+          .isEqualTo(1);
       assertThat(jmx.getAttribute(name, "ClusterName")).isEqualTo(clusterName);
 
       // Every component of the snapshot is exposed, with the value the connection itself reports.
