@@ -147,7 +147,10 @@ public final class RyowConsistencyFilter implements Filter {
 
   private void offerTrailer(HttpServletResponse response, ConsistencyScope scope) {
     try {
-      response.setTrailerFields(() -> Map.of(headerName, scope.token(codec)));
+      response.setTrailerFields(() -> {
+        String token = tokenOf(scope);
+        return token == null ? Map.of() : Map.of(headerName, token);
+      });
     } catch (IllegalStateException | UnsupportedOperationException notPossible) {
       // HTTP/1.0, or a container without trailers: the header set at commit is all there is.
     }
@@ -158,7 +161,10 @@ public final class RyowConsistencyFilter implements Filter {
     if (response.isCommitted()) {
       return;
     }
-    String token = scope.token(codec);
+    String token = tokenOf(scope);
+    if (token == null) {
+      return;
+    }
     response.setHeader(headerName, token);
     String cookie = cookieName;
     if (cookie != null && !token.isEmpty()) {
@@ -166,6 +172,19 @@ public final class RyowConsistencyFilter implements Filter {
       c.setHttpOnly(true);
       c.setPath("/");
       response.addCookie(c);
+    }
+  }
+
+  /**
+   * The scope's token, or null (logged) when even its widened form exceeds the codec's bounds: the
+   * response then goes out without one rather than fail at commit.
+   */
+  private @Nullable String tokenOf(ConsistencyScope scope) {
+    try {
+      return scope.token(codec);
+    } catch (IllegalArgumentException tooLarge) {
+      LOG.warn("No {} on this response: {}", headerName, tooLarge.getMessage());
+      return null;
     }
   }
 
