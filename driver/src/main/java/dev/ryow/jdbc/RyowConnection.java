@@ -12,8 +12,17 @@ public interface RyowConnection {
 
   /**
    * The connection's consistency token: the GTID set of every write it made (or merged), as text,
-   * signed when {@code ryow.tokenKey} is set. Empty (unsigned) when it has written nothing. Hand it to another connection, thread or process and
-   * {@link #mergeConsistencyToken merge} it there to read those writes.
+   * signed when {@code ryow.tokenKey} is set. Empty (unsigned) when it has written nothing. Hand it to
+   * another connection, thread or process and {@link #mergeConsistencyToken merge} it there to read
+   * those writes.
+   *
+   * <p>The set may also name GTIDs the primary executed before those writes (see README, "Tokens stay
+   * small"); it never names one the primary has not executed. A set that would exceed {@code
+   * ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} is first compacted with one {@code SELECT
+   * @@global.gtid_executed} on the primary, so that every token returned here decodes with the same bounds.
+   *
+   * @throws SQLException if that query fails, or (SQLState 22023) if even the compacted set names more
+   *     UUIDs than the bounds allow
    */
   String consistencyToken() throws SQLException;
 
