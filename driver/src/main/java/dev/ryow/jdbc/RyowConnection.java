@@ -16,8 +16,8 @@ public interface RyowConnection {
    * another connection, thread or process and {@link #mergeConsistencyToken merge} it there to read
    * those writes.
    *
-   * <p>The set may also name GTIDs the primary executed before those writes (see README, "Tokens stay
-   * small"); it never names one the primary has not executed. A set that would exceed {@code
+   * <p>Besides those writes, the set may name GTIDs the primary executed before them (see README,
+   * "Tokens stay small"), never GTIDs that nobody wrote or merged and the primary has not executed. A set that would exceed {@code
    * ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} is first compacted with one {@code SELECT
    * @@global.gtid_executed} on the primary, so that every token returned here decodes with the same bounds.
    *
