@@ -17,7 +17,8 @@ public interface RyowConnection {
    * those writes.
    *
    * <p>Besides those writes, the set may name GTIDs the primary executed before them (see README,
-   * "Tokens stay small"), never GTIDs that nobody wrote or merged and the primary has not executed. A set that would exceed {@code
+   * "Tokens stay small"), never GTIDs that nobody wrote or merged and the primary has not executed
+   * (unless even compacted it had to be widened, see {@link TokenCodec#encode}). A set that would exceed {@code
    * ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} is first compacted with one {@code SELECT
    * @@global.gtid_executed} on the primary, so that every token returned here decodes with the same bounds.
    *
