@@ -18,9 +18,10 @@ public interface RyowConnection {
    *
    * <p>Besides those writes, the set may name GTIDs the primary executed before them (see README,
    * "Tokens stay small"), never GTIDs that nobody wrote or merged and the primary has not executed
-   * (unless even compacted it had to be widened, see {@link TokenCodec#encode}). A set that would exceed {@code
-   * ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} is first compacted with one {@code SELECT
-   * @@global.gtid_executed} on the primary, so that every token returned here decodes with the same bounds.
+   * (unless even compacted it had to be widened, see {@link TokenCodec#encode}). A set that would
+   * exceed {@code ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} is first compacted with one
+   * query of the primary's {@code gtid_executed}, so that every token returned here decodes with the
+   * same bounds.
    *
    * @throws SQLException if that query fails, or (SQLState 22023) if even the compacted set names more
    *     UUIDs than the bounds allow
