@@ -32,6 +32,8 @@ public final class TokenCodec {
   private static final String HMAC = "HmacSHA256";
   private static final int SIGNATURE_BYTES = 16;
   private static final char SEPARATOR = '.';
+  /** The separator and the unpadded base64url signature that a signed token adds to the set's text. */
+  private static final int SIGNATURE_SUFFIX_LENGTH = 1 + (SIGNATURE_BYTES * 4 + 2) / 3;
 
   private final int maxLength;
   private final int maxIntervals;
@@ -91,8 +93,7 @@ public final class TokenCodec {
     if (gtids.intervalCount() > maxIntervals) {
       return false;
     }
-    int signatureLength = key == null ? 0 : 1 + (SIGNATURE_BYTES * 4 + 2) / 3;
-    return gtids.toString().length() + signatureLength <= maxLength;
+    return gtids.toString().length() + (key == null ? 0 : SIGNATURE_SUFFIX_LENGTH) <= maxLength;
   }
 
   /**

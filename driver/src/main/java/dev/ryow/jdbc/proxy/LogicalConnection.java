@@ -209,13 +209,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       case CONNECTION -> own;
       case SCOPE -> scope == null ? own : own.union(scope.gtids());
       case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
-      case LATEST -> {
-        ensurePrimary();
-        GtidSet executed = primary.readExecutedGtids();
-        cluster.metrics().gtidQuery();
-        cluster.primaryHas(executed);
-        yield own.union(executed);
-      }
+      case LATEST -> own.union(primaryExecutedNow());
     };
   }
 
@@ -565,12 +559,17 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * (one statement; only for a token that would not fit its bounds otherwise).
    */
   private GtidSet filledOnPrimary(GtidSet own) throws SQLException {
+    watermark.advance(own.filledFrom(primaryExecutedNow()));
+    return watermark.current();
+  }
+
+  /** The primary's {@code gtid_executed}, read now (one statement), which the cluster then knows it has. */
+  private GtidSet primaryExecutedNow() throws SQLException {
     ensurePrimary();
     GtidSet executed = primary.readExecutedGtids();
     cluster.metrics().gtidQuery();
     cluster.primaryHas(executed);
-    watermark.advance(own.filledFrom(executed));
-    return watermark.current();
+    return executed;
   }
 
   @Override
