@@ -182,6 +182,9 @@ final class Keywords {
   static final int TRUNCATE = 165;
   static final int AUTOCOMMIT = 166;
   static final int COMPLETION_TYPE = 167;
+  static final int XA = 168;
+  static final int END = 169;
+  static final int RECOVER = 170;
 
   /** Function category: none. */
   static final int FN_NONE = 0;
@@ -366,7 +369,10 @@ final class Keywords {
     "SIGN",
     "TRUNCATE",
     "AUTOCOMMIT",
-    "COMPLETION_TYPE"
+    "COMPLETION_TYPE",
+    "XA",
+    "END",
+    "RECOVER"
   };
 
   private static final int[] CATEGORY = new int[NAMES.length];

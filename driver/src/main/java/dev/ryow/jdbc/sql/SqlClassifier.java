@@ -252,6 +252,10 @@ public final class SqlClassifier {
         f = scan(s, st, false);
         kind = StatementKind.SESSION_PIN;
         break;
+      case Keywords.XA:
+        f = scan(s, st, false);
+        kind = xa(k2);
+        break;
       case Keywords.NONE:
         f = scan(s, st, false);
         kind = s.charAt(pos(st)) == '(' ? parenthesised(s, st, f) : pinOr(f, StatementKind.WRITE);
@@ -345,6 +349,28 @@ public final class SqlClassifier {
       return inner == StatementKind.READ ? StatementKind.READ : StatementKind.PRIMARY_READ;
     }
     return inner == StatementKind.READ ? StatementKind.PRIMARY_READ : inner;
+  }
+
+  /**
+   * {@code XA …} from its second word: {@code XA START}/{@code XA BEGIN} opens a transaction that
+   * stays on the primary until {@code XA COMMIT} (with or without {@code ONE PHASE}) or
+   * {@code XA ROLLBACK} ends it; {@code XA END} and {@code XA PREPARE} run inside it;
+   * {@code XA RECOVER} lists the primary's prepared transactions.
+   */
+  private static StatementKind xa(int k2) {
+    switch (k2) {
+      case Keywords.START:
+      case Keywords.BEGIN:
+        return StatementKind.BEGIN;
+      case Keywords.COMMIT:
+        return StatementKind.COMMIT;
+      case Keywords.ROLLBACK:
+        return StatementKind.ROLLBACK;
+      case Keywords.RECOVER:
+        return StatementKind.PRIMARY_READ;
+      default:
+        return StatementKind.WRITE;
+    }
   }
 
   /** {@code SET …}; {@code h2}/{@code k2} are the second token and its code. */

@@ -23,14 +23,15 @@ public enum StatementKind {
    * {@code ROW_COUNT()}, {@code FOUND_ROWS()}, {@code CONNECTION_ID()}, lock functions other than
    * {@code GET_LOCK}, user variables {@code @x}, {@code @@identity}, {@code @@warning_count}, …),
    * {@code SQL_CALC_FOUND_ROWS}, {@code SHOW WARNINGS}/{@code ERRORS}/{@code PROFILE(S)},
-   * {@code EXPLAIN ANALYZE} of a read, {@code EXPLAIN} (without {@code ANALYZE}) of a write, and any
-   * read carrying a {@code ryow:primary} hint.
+   * {@code EXPLAIN ANALYZE} of a read, {@code EXPLAIN} (without {@code ANALYZE}) of a write,
+   * {@code XA RECOVER}, and any read carrying a {@code ryow:primary} hint.
    */
   PRIMARY_READ,
 
   /**
    * May change data, or cannot be proved read-only: DML, DDL, account management, {@code CALL},
-   * {@code DO}, {@code HANDLER}, {@code LOAD}, {@code XA}, {@code UNLOCK TABLES}, {@code SELECT … INTO},
+   * {@code DO}, {@code HANDLER}, {@code LOAD}, {@code XA END}/{@code PREPARE}, {@code UNLOCK TABLES},
+   * {@code SELECT … INTO},
    * {@code NEXTVAL}/{@code SETVAL}, {@code SET GLOBAL}/{@code PERSIST}/{@code PASSWORD}, multi-statements
    * without session changes, unterminated strings or comments, unbalanced parentheses, empty or unknown
    * statements.
@@ -52,20 +53,24 @@ public enum StatementKind {
 
   /**
    * Starts a read-write transaction: {@code BEGIN [WORK]}, {@code START TRANSACTION [READ WRITE]
-   * [WITH CONSISTENT SNAPSHOT]}; also {@code COMMIT AND CHAIN} and {@code ROLLBACK AND CHAIN}, which
-   * end a transaction and open the next one at once.
+   * [WITH CONSISTENT SNAPSHOT]}, {@code XA START}/{@code XA BEGIN} (every statement up to the
+   * matching {@code XA COMMIT}/{@code XA ROLLBACK} stays on the primary); also {@code COMMIT AND CHAIN}
+   * and {@code ROLLBACK AND CHAIN}, which end a transaction and open the next one at once.
    */
   BEGIN,
 
   /** {@code START TRANSACTION READ ONLY}, possibly with other characteristics. */
   BEGIN_READ_ONLY,
 
-  /** {@code COMMIT [WORK] [AND NO CHAIN] [[NO] RELEASE]} ({@code AND CHAIN} is {@link #BEGIN}). */
+  /**
+   * {@code COMMIT [WORK] [AND NO CHAIN] [[NO] RELEASE]} ({@code AND CHAIN} is {@link #BEGIN}), and
+   * {@code XA COMMIT xid [ONE PHASE]}.
+   */
   COMMIT,
 
   /**
    * {@code ROLLBACK [WORK] [AND NO CHAIN] [[NO] RELEASE]}, but not {@code ROLLBACK TO} ({@link
-   * #SAVEPOINT_CONTROL}) nor {@code AND CHAIN} ({@link #BEGIN}).
+   * #SAVEPOINT_CONTROL}) nor {@code AND CHAIN} ({@link #BEGIN}); and {@code XA ROLLBACK xid}.
    */
   ROLLBACK,
 
