@@ -1,23 +1,28 @@
 package dev.ryow.bench;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The ways an application can read its own write from a primary/replica cluster, as the workload
  * runs them. Each thread gets a {@link Worker}: {@code write} inserts its row on the primary,
  * {@code read} reads it back. Every approach prepares its statements per use, as an application
- * without a statement cache (or an ORM) does.
+ * without a statement cache (or an ORM) does. The {@code jdbc:ryow:} approaches use the driver's
+ * defaults: no {@code ryow.*} setting beyond the GTID capture mode that names {@code ryow-query}.
  */
 final class Approaches {
   /** What {@link Worker#read} returns when the row is not there. */
   static final int MISSING = Integer.MIN_VALUE;
-  /** ryow's fallback budget off, so that every approach may fall back to the primary as often as it needs. */
-  static final String UNLIMITED_FALLBACK = "ryow.fallbackRate=1000000&ryow.fallbackBurst=1000000";
 
   /** The hand-written approach's wait timeout, as ryow's default {@code ryow.waitTimeout=100}. */
   static final double HAND_WRITTEN_WAIT_SECONDS = 0.1;
@@ -25,16 +30,26 @@ final class Approaches {
   private Approaches() {}
 
   /** One thread's connections. */
-  interface Worker extends AutoCloseable {
+  interface Worker {
     void write(long id, int v) throws SQLException;
 
     int read(long id) throws SQLException;
+  }
+
+  /** The workers of one cell, one per thread; closing closes their connections (and a shared pool). */
+  interface Workers extends AutoCloseable {
+    Worker get(int thread);
+
+    /** One line about the cell for the log, or empty. */
+    default String note() {
+      return "";
+    }
 
     @Override
     void close() throws SQLException;
   }
 
-  /** How to open a worker. */
+  /** How to open the workers of one cell. */
   interface Approach {
     /** Short name, used in tables and table names. */
     String name();
@@ -42,19 +57,69 @@ final class Approaches {
     /** One line for the results. */
     String description();
 
-    Worker open(Topology topology, int thread, String table) throws SQLException;
+    Workers open(Topology topology, int threads, String table) throws SQLException;
   }
 
   static List<Approach> all() {
     return List.of(
-        single("ryow", "`jdbc:ryow:`, default `ryow.gtidCapture=own_gtid` (GTID from the OK packet), "
-            + "`ryow.waitTimeout=100`, fallback to the primary (budget unlimited, as the other approaches'"
-            + " fallbacks: `ryow.fallbackRate` is measured by FleetProtectionIT)", t -> t.ryowUrl(UNLIMITED_FALLBACK)),
+        single("ryow", "`jdbc:ryow:` with the driver's defaults (`ryow.gtidCapture=own_gtid`: the GTID from the OK "
+            + "packet, `ryow.waitTimeout=100`, the default consistency and fallback), one connection per thread",
+            Topology::ryowUrl),
         single("ryow-query", "`jdbc:ryow:` with `ryow.gtidCapture=query` (`SELECT @@global.gtid_executed` "
-            + "before the next replica read)", t -> t.ryowUrl("ryow.gtidCapture=query", UNLIMITED_FALLBACK)),
+            + "before the next replica read), otherwise defaults", t -> t.ryowUrl("ryow.gtidCapture=query")),
+        new Pooled(),
         single("primary-only", "plain Connector/J, every statement on the primary", t -> t.mysqlUrl(t.primary())),
         new CjReplication(),
         new HandWritten());
+  }
+
+  /** One connection (or a pair) per thread, opened by {@code opener}. */
+  interface ThreadOpener {
+    ThreadWorker open(int thread) throws SQLException;
+  }
+
+  /** A worker that owns its connections. */
+  interface ThreadWorker extends Worker, AutoCloseable {
+    @Override
+    void close() throws SQLException;
+  }
+
+  static Workers perThread(int threads, ThreadOpener opener) throws SQLException {
+    List<ThreadWorker> workers = new ArrayList<>();
+    Workers all = new Workers() {
+      @Override
+      public Worker get(int thread) {
+        return workers.get(thread);
+      }
+
+      @Override
+      public void close() throws SQLException {
+        SQLException first = null;
+        for (ThreadWorker w : workers) {
+          try {
+            w.close();
+          } catch (SQLException e) {
+            first = first == null ? e : first;
+          }
+        }
+        if (first != null) {
+          throw first;
+        }
+      }
+    };
+    try {
+      for (int t = 0; t < threads; t++) {
+        workers.add(opener.open(t));
+      }
+    } catch (SQLException | RuntimeException e) {
+      try {
+        all.close();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    return all;
   }
 
   interface UrlOf {
@@ -74,26 +139,127 @@ final class Approaches {
       }
 
       @Override
-      public Worker open(Topology topology, int thread, String table) throws SQLException {
-        Connection c = DriverManager.getConnection(url.url(topology));
-        return new Worker() {
-          @Override
-          public void write(long id, int v) throws SQLException {
-            insert(c, table, id, v);
-          }
+      public Workers open(Topology topology, int threads, String table) throws SQLException {
+        return perThread(threads, thread -> {
+          Connection c = DriverManager.getConnection(url.url(topology));
+          return new ThreadWorker() {
+            @Override
+            public void write(long id, int v) throws SQLException {
+              insert(c, table, id, v);
+            }
 
-          @Override
-          public int read(long id) throws SQLException {
-            return select(c, table, id);
-          }
+            @Override
+            public int read(long id) throws SQLException {
+              return select(c, table, id);
+            }
 
-          @Override
-          public void close() throws SQLException {
-            c.close();
-          }
-        };
+            @Override
+            public void close() throws SQLException {
+              c.close();
+            }
+          };
+        });
       }
     };
+  }
+
+  /**
+   * A web application's flow: {@code jdbc:ryow:} with its defaults behind a HikariCP pool smaller than the
+   * number of threads; each iteration borrows one connection for the write and returns it, then borrows
+   * one for the read-back (a POST and its redirect GET). With waiting threads, HikariCP hands a returned
+   * connection to a waiter first, so the read-back often runs on another connection than its write.
+   */
+  static final class Pooled implements Approach {
+    @Override
+    public String name() {
+      return "ryow-pooled";
+    }
+
+    @Override
+    public String description() {
+      return "`jdbc:ryow:` with the driver's defaults behind a HikariCP pool of half as many connections as threads; "
+          + "each iteration borrows a connection for the write, returns it, and borrows one for the read-back "
+          + "(a POST and its redirect GET), which is often another connection";
+    }
+
+    static int poolSize(int threads) {
+      return Math.max(1, threads / 2);
+    }
+
+    @Override
+    public Workers open(Topology topology, int threads, String table) throws SQLException {
+      HikariConfig config = new HikariConfig();
+      config.setJdbcUrl(topology.ryowUrl());
+      config.setMaximumPoolSize(poolSize(threads));
+      config.setMinimumIdle(poolSize(threads));
+      config.setPoolName("workload-" + table);
+      HikariDataSource pool;
+      try {
+        pool = new HikariDataSource(config);
+      } catch (RuntimeException e) {
+        throw new SQLException("could not start the pool: " + e.getMessage(), e);
+      }
+      awaitFull(pool, poolSize(threads));
+      LongAdder readBacks = new LongAdder();
+      LongAdder onAnother = new LongAdder();
+      Worker worker = new Worker() {
+        // Which logical connection wrote, per thread: compared with the one that reads back.
+        private final ThreadLocal<Object> writer = new ThreadLocal<>();
+
+        @Override
+        public void write(long id, int v) throws SQLException {
+          try (Connection c = pool.getConnection()) {
+            insert(c, table, id, v);
+            writer.set(c.unwrap(RyowConnection.class));
+          }
+        }
+
+        @Override
+        public int read(long id) throws SQLException {
+          try (Connection c = pool.getConnection()) {
+            readBacks.increment();
+            if (c.unwrap(RyowConnection.class) != writer.get()) {
+              onAnother.increment();
+            }
+            return select(c, table, id);
+          }
+        }
+      };
+      return new Workers() {
+        @Override
+        public Worker get(int thread) {
+          return worker;
+        }
+
+        @Override
+        public String note() {
+          return String.format(Locale.ROOT, "%s: pool of %d for %d threads; %d of %d read-backs on another connection "
+              + "than their write", name(), poolSize(threads), threads, onAnother.sum(), readBacks.sum());
+        }
+
+        @Override
+        public void close() {
+          pool.close();
+        }
+      };
+    }
+
+    private static void awaitFull(HikariDataSource pool, int size) throws SQLException {
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (pool.getHikariPoolMXBean().getTotalConnections() < size) {
+        if (System.nanoTime() > deadline) {
+          pool.close();
+          throw new SQLException("the pool did not open " + size + " connections within 30 s");
+        }
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          pool.close();
+          throw new SQLException("interrupted while the pool opened its connections", e);
+        }
+      }
+    }
   }
 
   /** Connector/J's replication driver: {@code setReadOnly(false)} to write, {@code true} to read. */
@@ -110,26 +276,28 @@ final class Approaches {
     }
 
     @Override
-    public Worker open(Topology topology, int thread, String table) throws SQLException {
-      Connection c = DriverManager.getConnection(topology.replicationUrl());
-      return new Worker() {
-        @Override
-        public void write(long id, int v) throws SQLException {
-          c.setReadOnly(false);
-          insert(c, table, id, v);
-        }
+    public Workers open(Topology topology, int threads, String table) throws SQLException {
+      return perThread(threads, thread -> {
+        Connection c = DriverManager.getConnection(topology.replicationUrl());
+        return new ThreadWorker() {
+          @Override
+          public void write(long id, int v) throws SQLException {
+            c.setReadOnly(false);
+            insert(c, table, id, v);
+          }
 
-        @Override
-        public int read(long id) throws SQLException {
-          c.setReadOnly(true);
-          return select(c, table, id);
-        }
+          @Override
+          public int read(long id) throws SQLException {
+            c.setReadOnly(true);
+            return select(c, table, id);
+          }
 
-        @Override
-        public void close() throws SQLException {
-          c.close();
-        }
-      };
+          @Override
+          public void close() throws SQLException {
+            c.close();
+          }
+        };
+      });
     }
   }
 
@@ -151,11 +319,15 @@ final class Approaches {
     }
 
     @Override
-    public Worker open(Topology topology, int thread, String table) throws SQLException {
+    public Workers open(Topology topology, int threads, String table) throws SQLException {
+      return perThread(threads, thread -> openThread(topology, thread, table));
+    }
+
+    private static ThreadWorker openThread(Topology topology, int thread, String table) throws SQLException {
       Connection primary = DriverManager.getConnection(topology.mysqlUrl(topology.primary()));
       List<String> replicas = topology.replicas();
       Connection replica = DriverManager.getConnection(topology.mysqlUrl(replicas.get(thread % replicas.size())));
-      return new Worker() {
+      return new ThreadWorker() {
         private String gtidSet = "";
 
         @Override

@@ -29,9 +29,7 @@ public final class Demo {
   private final List<String> replicaUrls = new ArrayList<>();
 
   private Demo(String ryowUrl) {
-    // The demo is about stale reads: the fallback budget (it protects a production primary, see
-    // FleetProtectionIT) is lifted so that every read a replica cannot serve consistently goes to the primary.
-    this.ryowUrl = ryowUrl + (ryowUrl.contains("?") ? "&" : "?") + "ryow.fallbackRate=1000000&ryow.fallbackBurst=1000000";
+    this.ryowUrl = ryowUrl; // the driver's defaults, as an application that only swapped its URL
     // jdbc:ryow:mysql://P,R1,R2/db?query -> plain Connector/J URLs per server.
     String rest = ryowUrl.substring("jdbc:ryow:mysql://".length());
     int slash = rest.indexOf('/');

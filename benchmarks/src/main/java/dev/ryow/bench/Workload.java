@@ -2,6 +2,7 @@ package dev.ryow.bench;
 
 import dev.ryow.bench.Approaches.Approach;
 import dev.ryow.bench.Approaches.Worker;
+import dev.ryow.bench.Approaches.Workers;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +24,14 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The end-to-end workload: N threads, each writes its own row on the primary and reads it back at
- * once, for a fixed time, under three lag conditions, through each {@linkplain Approaches approach}.
+ * once, for a fixed time, under four lag conditions, through each {@linkplain Approaches approach}.
  * Stale reads are counted by the client (the row read back is missing or old); where reads ran and
  * how many statements each iteration cost are counted on the servers (performance_schema).
  *
  * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
- * [--approaches a,b,…] [--conditions none,pulse,storm] [--out benchmarks/results]}. Servers from
+ * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--out benchmarks/results]}: pulse stops the
+ * replicas' appliers, and blocked holds {@code FLUSH TABLES WITH READ LOCK} on the replicas (appliers
+ * running), for {@code pause-ms} of every {@code period-ms}. Servers from
  * {@code RYOW_SANDBOX_URL} (see {@link Topology}). Writes {@code workload.md}, {@code workload.svg},
  * {@code workload.csv} and {@code workload-targets.tsv} into the output folder.
  */
@@ -39,6 +42,8 @@ public final class Workload {
   enum Condition {
     NONE("none", "replicas apply as fast as they can"),
     PULSE("pulse", "replica appliers paused PAUSE ms of every PERIOD ms"),
+    BLOCKED("blocked", "replica appliers running but blocked (FLUSH TABLES WITH READ LOCK held) PAUSE ms of every "
+        + "PERIOD ms"),
     STORM("storm", "replica appliers paused throughout the cell");
 
     final String label;
@@ -90,6 +95,10 @@ public final class Workload {
 
   /** Runs the workload; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
+    // HikariCP (the pooled approach) logs each pool's start and shutdown at INFO: one pool per cell.
+    if (System.getProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari") == null) {
+      System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
+    }
     int threads = 4;
     int seconds = 10;
     int warmup = 2;
@@ -199,14 +208,12 @@ public final class Workload {
 
   private Cell cell(Approach approach, Condition condition, String table, int duration, String label)
       throws Exception {
-    List<Worker> workers = new ArrayList<>();
-    try {
+    Lag lag = new Lag(condition);
+    try (Workers workers = approach.open(topology, threads, table)) {
       for (int t = 0; t < threads; t++) {
-        Worker w = approach.open(topology, t, table);
-        workers.add(w);
         // Prime: the first write and read open whatever connections the approach opens lazily.
-        w.write(-(t + 1), 0);
-        w.read(-(t + 1));
+        workers.get(t).write(-(t + 1), 0);
+        workers.get(t).read(-(t + 1));
       }
       Counts before = counts(table);
       LongAdder iterations = new LongAdder();
@@ -216,7 +223,6 @@ public final class Workload {
       long[][] writeNanos = new long[threads][];
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch done = new CountDownLatch(threads);
-      Lag lag = new Lag(condition);
       lag.start();
       long start = System.nanoTime();
       List<Thread> running = new ArrayList<>();
@@ -272,6 +278,9 @@ public final class Workload {
       Counts after = counts(table);
       lag.stop();
       progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), true);
+      if (!workers.note().isEmpty()) {
+        log.println("    " + workers.note());
+      }
       long[] allReads = merge(readNanos);
       long[] allWrites = merge(writeNanos);
       return new Cell(approach.name(), condition, iterations.sum(), elapsed, stale.sum(), errors.sum(),
@@ -279,13 +288,7 @@ public final class Workload {
           percentileMs(allWrites, 99), after.primaryReads - before.primaryReads,
           after.replicaReads - before.replicaReads, after.statements - before.statements);
     } finally {
-      for (Worker w : workers) {
-        try {
-          w.close();
-        } catch (SQLException e) {
-          log.println("closing: " + e);
-        }
-      }
+      lag.stop();
       resumeReplicas();
       topology.awaitReplicasCaughtUp(120);
     }
@@ -351,23 +354,19 @@ public final class Workload {
     }
   }
 
-  private void pauseReplicas(List<Connection> admins) throws SQLException {
+  private static void execAll(List<Connection> admins, String sql) throws SQLException {
     for (Connection c : admins) {
       try (Statement s = c.createStatement()) {
-        s.execute("STOP REPLICA SQL_THREAD");
+        s.execute(sql);
       }
     }
   }
 
-  private void startReplicas(List<Connection> admins) throws SQLException {
-    for (Connection c : admins) {
-      try (Statement s = c.createStatement()) {
-        s.execute("START REPLICA SQL_THREAD");
-      }
-    }
-  }
-
-  /** Injects the condition's lag, from start to stop, on the replicas' applier (SQL) threads. */
+  /**
+   * Injects the condition's lag, from start to stop, on the replicas' appliers: pulse and storm stop their
+   * SQL threads; blocked leaves them running and holds {@code FLUSH TABLES WITH READ LOCK} on each replica,
+   * so they cannot commit. Stopping is idempotent and always leaves the appliers running and unblocked.
+   */
   private final class Lag {
     private final Condition condition;
     private final AtomicBoolean running = new AtomicBoolean();
@@ -387,16 +386,23 @@ public final class Workload {
         admins.add(DriverManager.getConnection(adminUrl(r)));
       }
       if (condition == Condition.STORM) {
-        pauseReplicas(admins);
+        execAll(admins, "STOP REPLICA SQL_THREAD");
         return;
       }
+      boolean block = condition == Condition.BLOCKED;
+      if (block) {
+        // A hold that cannot take the lock within 5 s fails the cell instead of hanging it.
+        execAll(admins, "SET SESSION lock_wait_timeout = 5");
+      }
+      String on = block ? "FLUSH TABLES WITH READ LOCK" : "STOP REPLICA SQL_THREAD";
+      String off = block ? "UNLOCK TABLES" : "START REPLICA SQL_THREAD";
       running.set(true);
       pulse = new Thread(() -> {
         try {
           while (running.get()) {
-            pauseReplicas(admins);
+            execAll(admins, on);
             Thread.sleep(pauseMs);
-            startReplicas(admins);
+            execAll(admins, off);
             Thread.sleep(Math.max(0, periodMs - pauseMs));
           }
         } catch (SQLException e) {
@@ -404,24 +410,27 @@ public final class Workload {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
-      }, "lag-pulse");
+      }, "lag-" + condition.label);
       pulse.start();
     }
 
     void stop() throws Exception {
-      if (condition == Condition.NONE) {
+      if (admins.isEmpty()) {
         return;
       }
       running.set(false);
       if (pulse != null) {
         pulse.join();
+        pulse = null;
       }
       try {
-        startReplicas(admins);
+        execAll(admins, condition == Condition.BLOCKED ? "UNLOCK TABLES" : "START REPLICA SQL_THREAD");
       } finally {
+        // Closing the sessions also releases any read lock they still hold.
         for (Connection c : admins) {
           c.close();
         }
+        admins.clear();
       }
       if (failure != null) {
         throw new IllegalStateException("lag injection failed", failure);

@@ -98,11 +98,13 @@ class BenchmarksSmokeTest {
     String svg = Files.readString(dir.resolve("workload.svg"));
     DocumentBuilderFactory.newInstance().newDocumentBuilder()
         .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
-    assertThat(svg).contains("Stale reads", "cj-replication", "storm");
+    assertThat(svg).contains("Stale reads", "cj-replication", "ryow-pooled", "blocked", "storm");
 
     List<Target> targets = Target.read(dir.resolve("workload-targets.tsv"));
     assertThat(targets).extracting(Target::name).contains("No lag: reads served by replicas (ryow)",
-        "Stale reads, ryow (both modes), every condition", "Stale reads, Connector/J replication driver");
+        "Stale reads, ryow (every approach), every condition", "Stale reads, Connector/J replication driver",
+        "Reads served by replicas under pulse lag, ryow vs hand-written",
+        "Reads served by replicas under blocked lag, ryow vs hand-written");
     assertThat(targets).filteredOn(t -> t.name().equals("Statements per iteration, ryow vs hand-written"))
         .singleElement().extracting(Target::met).isEqualTo(true);
     assertThat(targets).filteredOn(t -> t.name().equals("Statements per iteration, ryow-query vs hand-written"))
@@ -114,6 +116,23 @@ class BenchmarksSmokeTest {
     String updated = Files.readString(readme);
     assertThat(updated).doesNotContain("old").contains("![Workload chart](results/workload.svg)", "| none | ryow |",
         "tail");
+  }
+
+  @Test
+  void theBenchmarksAndTheDemoRunTheDriverWithItsDefaultFallbackAndConsistency() throws Exception {
+    List<String> lifted = new ArrayList<>();
+    try (var files = Files.walk(Path.of("src/main/java"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        String text = Files.readString(f);
+        for (String key : List.of("ryow.fallbackRate", "ryow.fallbackBurst", "ryow.consistency")) {
+          if (text.contains(key)) {
+            lifted.add(f.getFileName() + ": " + key);
+          }
+        }
+      }
+    }
+    assertThat(lifted).as("ryow settings the benchmarks or the demo change").isEmpty();
+    assertThat(Approaches.Pooled.poolSize(4)).as("pool for 4 threads").isLessThan(4).isPositive();
   }
 
   @Test
