@@ -20,6 +20,7 @@ import dev.ryow.jdbc.route.SqlTransaction;
 import dev.ryow.jdbc.route.Target;
 import dev.ryow.jdbc.route.Watermark;
 import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.CurrentDatabase;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.sql.StatementKind;
@@ -494,15 +495,26 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return scope != null || effectiveMode(scope) == ConsistencyMode.JVM;
   }
 
-  /** Records a session-level statement that ran on the primary; replica connections replay it before their next use. */
-  void sessionStatement(String sql) {
-    session.record(sql, null);
+  /**
+   * Records a session-level statement ({@code SET}, or {@code USE} for {@code kind} {@link StatementKind#USE})
+   * that ran on the primary; replica connections replay it before their next use.
+   */
+  void sessionStatement(StatementKind kind, String sql) {
+    if (kind == StatementKind.USE) {
+      session.use(sql, null);
+    } else {
+      session.record(sql, null);
+    }
     primaryMirror.markApplied(autoCommit);
   }
 
   /** Records a prepared session-level statement and its parameters for replay on other connections. */
-  void sessionStatement(String sql, ParameterRecorder parameters) {
-    session.record(sql, parameters.copy());
+  void sessionStatement(StatementKind kind, String sql, ParameterRecorder parameters) {
+    if (kind == StatementKind.USE) {
+      session.use(sql, parameters.copy());
+    } else {
+      session.record(sql, parameters.copy());
+    }
     primaryMirror.markApplied(autoCommit);
   }
 
@@ -818,12 +830,79 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return readOnly;
   }
 
+  /**
+   * As Connector/J: moves the connection to {@code catalog} when its {@code databaseTerm} is
+   * {@code CATALOG} (the default), does nothing when it is {@code SCHEMA}. Replica connections follow
+   * what the primary connection did (see {@link #databaseCall}).
+   */
   @Override
   public void setCatalog(String catalog) throws SQLException {
     checkOpen();
-    primary.jdbc().setCatalog(catalog);
-    session.catalog(catalog);
+    databaseCall(c -> c.setCatalog(catalog));
+  }
+
+  /**
+   * Runs {@code setCatalog} or {@code setSchema} on the primary connection, then records the database
+   * its Connector/J is in now, which every replica connection moves to before its next use. Whether the
+   * call did anything depends on Connector/J's {@code databaseTerm}; asking Connector/J afterwards
+   * follows it whatever the setting. When the database did not change but a {@code USE} sent as SQL had
+   * moved the session elsewhere, the call may or may not have moved it back: the primary is asked
+   * ({@code SELECT DATABASE()}, only in that case).
+   */
+  private void databaseCall(DatabaseCall call) throws SQLException {
+    Connection c = primary.jdbc();
+    String before = CurrentDatabase.of(c);
+    call.on(c);
+    String after = CurrentDatabase.of(c);
+    if (after == null) {
+      return;
+    }
+    if (!after.equals(before) || (session.use != null && after.equals(CurrentDatabase.onServer(c)))) {
+      session.database(after);
+    }
     primaryMirror.markApplied(autoCommit);
+  }
+
+  /** The database the primary's Connector/J is in now: a statement created now runs there (Connector/J's rule). */
+  @Nullable String currentDatabase() throws SQLException {
+    return CurrentDatabase.of(primary.jdbc());
+  }
+
+  /**
+   * Creates a physical statement on {@code on} for a logical statement created while the connection was
+   * in {@code database}. Connector/J runs each statement in the database that was current when it was
+   * created; the logical statement creates its physical ones on first use, so when the connection has
+   * moved since, the physical statement is created in {@code database} (two {@code USE} round trips,
+   * only in that case) and then behaves as the application's statement would with Connector/J alone.
+   */
+  <S> S createIn(@Nullable String database, PhysicalConnection on, StatementFactory<S> factory) throws SQLException {
+    Connection c = on.jdbc();
+    String now = database == null ? null : CurrentDatabase.of(c);
+    if (now == null || now.equals(database)) {
+      return factory.create(c);
+    }
+    CurrentDatabase.set(c, database);
+    try {
+      return factory.create(c);
+    } finally {
+      CurrentDatabase.set(c, now);
+      SessionState.Recorded use = session.use;
+      if (use != null) {
+        use.replay(c);
+      }
+    }
+  }
+
+  /** Creates one physical statement on a JDBC connection. */
+  @FunctionalInterface
+  interface StatementFactory<S> {
+    S create(Connection c) throws SQLException;
+  }
+
+  /** {@code setCatalog} or {@code setSchema} on the primary's JDBC connection. */
+  @FunctionalInterface
+  private interface DatabaseCall {
+    void on(Connection c) throws SQLException;
   }
 
   @Override
@@ -831,12 +910,14 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return primary.jdbc().getCatalog();
   }
 
+  /**
+   * As Connector/J: moves the connection to {@code schema} when its {@code databaseTerm} is
+   * {@code SCHEMA}, does nothing when it is {@code CATALOG} (the default).
+   */
   @Override
   public void setSchema(String schema) throws SQLException {
     checkOpen();
-    primary.jdbc().setSchema(schema);
-    session.catalog(schema);
-    primaryMirror.markApplied(autoCommit);
+    databaseCall(c -> c.setSchema(schema));
   }
 
   @Override

@@ -41,7 +41,8 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   private @Nullable PreparedStatement onReplica;
   private @Nullable PhysicalConnection replicaOwner;
 
-  private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind) {
+  private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind)
+      throws SQLException {
     super(connection, shape);
     this.sql = sql;
     this.kind = kind;
@@ -69,7 +70,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
         if (ps != null) {
           primaryChanged(ps);
         }
-        ps = configure(shape.prepare(on.jdbc(), sql));
+        ps = configure(connection.createIn(database, on, c -> shape.prepare(c, sql)));
         onPrimary = ps;
         primaryOwner = on;
       }
@@ -81,7 +82,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       if (ps != null) {
         ps.close();
       }
-      ps = configure(shape.prepare(on.jdbc(), sql));
+      ps = configure(connection.createIn(database, on, c -> shape.prepare(c, sql)));
       onReplica = ps;
       replicaOwner = on;
     }
@@ -100,7 +101,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   private void done(PhysicalConnection on) throws SQLException {
     connection.completed(kind, on);
     if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == connection.primary()) {
-      connection.sessionStatement(sql, recorder);
+      connection.sessionStatement(kind, sql, recorder);
     }
   }
 

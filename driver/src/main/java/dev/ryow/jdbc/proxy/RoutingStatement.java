@@ -19,6 +19,8 @@ class RoutingStatement implements Statement {
   final LogicalConnection connection;
   final StatementShape shape;
   private final ClassificationCache classifications;
+  /** The database the connection was in when this statement was created: Connector/J runs it there. */
+  final @Nullable String database;
 
   private @Nullable Statement onPrimary;
   private @Nullable PhysicalConnection primaryOwner;
@@ -42,10 +44,11 @@ class RoutingStatement implements Statement {
   private boolean closeOnCompletion;
   private @Nullable String cursorName;
 
-  RoutingStatement(LogicalConnection connection, StatementShape shape) {
+  RoutingStatement(LogicalConnection connection, StatementShape shape) throws SQLException {
     this.connection = connection;
     this.shape = shape;
     this.classifications = connection.cluster().classifications();
+    this.database = connection.currentDatabase();
   }
 
   // ---------------------------------------------------------------- physical statements
@@ -58,7 +61,7 @@ class RoutingStatement implements Statement {
         if (s != null) {
           primaryChanged(s);
         }
-        s = configure(shape.createStatement(on.jdbc()));
+        s = configure(connection.createIn(database, on, shape::createStatement));
         onPrimary = s;
         primaryOwner = on;
       }
@@ -69,7 +72,7 @@ class RoutingStatement implements Statement {
       if (s != null) {
         closeQuietly(s);
       }
-      s = configure(shape.createStatement(on.jdbc()));
+      s = configure(connection.createIn(database, on, shape::createStatement));
       onReplica = s;
       replicaOwner = on;
     }
@@ -173,7 +176,7 @@ class RoutingStatement implements Statement {
   private void done(StatementKind kind, PhysicalConnection on, String sql) throws SQLException {
     connection.completed(kind, on);
     if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == connection.primary()) {
-      connection.sessionStatement(sql);
+      connection.sessionStatement(kind, sql);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.server.CurrentDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Executor;
@@ -13,7 +14,7 @@ final class SessionMirror {
   private final SessionState state;
   private int replayed;
   private int statementsGeneration;
-  private int catalogVersion;
+  private int databaseVersion;
   private int isolationVersion;
   private int holdabilityVersion;
   private int clientInfoVersion;
@@ -28,7 +29,7 @@ final class SessionMirror {
   void markApplied(boolean autoCommitNow) {
     replayed = state.statements.size();
     statementsGeneration = state.statementsGeneration;
-    catalogVersion = state.catalogVersion;
+    databaseVersion = state.databaseVersion;
     isolationVersion = state.isolationVersion;
     holdabilityVersion = state.holdabilityVersion;
     clientInfoVersion = state.clientInfoVersion;
@@ -43,6 +44,18 @@ final class SessionMirror {
 
   /** Brings {@code c} up to date; {@code wantAutoCommit} is the autocommit it must have for its next statement. */
   void sync(Connection c, boolean wantAutoCommit) throws SQLException {
+    if (databaseVersion != state.databaseVersion) {
+      // The database first, as the primary got it: the JDBC call's database, then a USE that followed it.
+      String database = state.database;
+      if (database != null) {
+        CurrentDatabase.set(c, database);
+      }
+      SessionState.Recorded use = state.use;
+      if (use != null) {
+        use.replay(c);
+      }
+      databaseVersion = state.databaseVersion;
+    }
     if (statementsGeneration != state.statementsGeneration) {
       // A repeated statement moved: replaying the whole (short, distinct) list in order is correct.
       replayed = 0;
@@ -51,11 +64,6 @@ final class SessionMirror {
     for (; replayed < state.statements.size(); replayed++) {
       state.statements.get(replayed).replay(c);
     }
-    String wantCatalog = state.catalog;
-    if (catalogVersion != state.catalogVersion && wantCatalog != null) {
-      c.setCatalog(wantCatalog);
-    }
-    catalogVersion = state.catalogVersion;
     if (isolationVersion != state.isolationVersion && state.isolation >= 0) {
       c.setTransactionIsolation(state.isolation);
     }

@@ -8,9 +8,9 @@ import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The session state a logical connection's application set, recorded once: the {@code SET}/{@code USE}
- * statements in order (each distinct text once, with its parameters if it was prepared), catalog,
- * isolation, holdability, client info, network timeout. Every physical connection of the logical
+ * The session state a logical connection's application set, recorded once: the {@code SET}
+ * statements in order (each distinct text once, with its parameters if it was prepared), the current
+ * database, isolation, holdability, client info, network timeout. Every physical connection of the logical
  * connection has a {@link SessionMirror} that replays what it has not applied yet. Never read back
  * from a server.
  */
@@ -35,14 +35,21 @@ final class SessionState {
   final List<Recorded> statements = new ArrayList<>();
   /** Grows when a repeated statement moved to the end: mirrors then replay the whole list again. */
   int statementsGeneration;
-  @Nullable String catalog;
+  /**
+   * The database the primary's Connector/J is in after the last {@code setCatalog}/{@code setSchema}
+   * that changed it (null: the URL's); whichever of the two calls Connector/J's {@code databaseTerm}
+   * honours, this is what it did.
+   */
+  @Nullable String database;
+  /** A {@code USE} sent as SQL after {@link #database} was set: the server is there, Connector/J does not know. */
+  @Nullable Recorded use;
   int isolation = -1;
   int holdability = -1;
   final Properties clientInfo = new Properties();
   @Nullable Executor timeoutExecutor;
   int networkTimeout = -1;
   /** Grow on every set, so that setting the same value again (after a {@code USE}) is replayed too. */
-  int catalogVersion;
+  int databaseVersion;
   int isolationVersion;
   int holdabilityVersion;
   int clientInfoVersion;
@@ -64,9 +71,17 @@ final class SessionState {
     statements.add(new Recorded(sql, parameters));
   }
 
-  void catalog(String value) {
-    catalog = value;
-    catalogVersion++;
+  /** The primary connection moved to {@code value} through JDBC: replicas move there too. */
+  void database(String value) {
+    database = value;
+    use = null;
+    databaseVersion++;
+  }
+
+  /** A {@code USE} statement ran on the primary: replicas run it too (after {@link #database}). */
+  void use(String sql, @Nullable ParameterRecorder parameters) {
+    use = new Recorded(sql, parameters);
+    databaseVersion++;
   }
 
   void isolation(int level) {

@@ -40,6 +40,7 @@ public final class PhysicalConnection implements AutoCloseable {
   private final ServerIdentity identity;
   private final @Nullable GtidTracker tracker;
   private @Nullable PreparedStatement waitStatement;
+  private @Nullable String waitStatementDatabase;
   private volatile boolean broken;
 
   PhysicalConnection(
@@ -170,9 +171,16 @@ public final class PhysicalConnection implements AutoCloseable {
   public WaitOutcome waitFor(GtidSet set, BigDecimal timeoutSeconds) throws SQLException {
     try {
       PreparedStatement ps = waitStatement;
-      if (ps == null) {
+      String database = CurrentDatabase.of(connection);
+      if (ps == null || !java.util.Objects.equals(database, waitStatementDatabase)) {
+        // Connector/J runs a statement in the database current at its creation, switching there and
+        // back with USE: that would undo a USE the application sent as SQL. A new one after a change.
+        if (ps != null) {
+          ps.close();
+        }
         ps = connection.prepareStatement(WAIT_SQL);
         waitStatement = ps;
+        waitStatementDatabase = database;
       }
       ps.setString(1, set.toString());
       ps.setBigDecimal(2, timeoutSeconds);
