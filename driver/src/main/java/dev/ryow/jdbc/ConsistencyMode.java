@@ -8,7 +8,11 @@ package dev.ryow.jdbc;
  * watermark; the mode decides which of them a read waits for.
  */
 public enum ConsistencyMode {
-  /** The connection's own writes (and tokens merged into it). The default. */
+  /**
+   * The connection's own writes (and tokens merged into it) only. Cheapest, but safe only for code that
+   * keeps one connection: with a pool, a read on another connection may miss a write just made (and an
+   * ORM that loads an entity there and saves it back loses the earlier update).
+   */
   CONNECTION,
   /**
    * The connection's writes plus those of the {@link ConsistencyScope} bound to the current thread:
@@ -16,7 +20,12 @@ public enum ConsistencyMode {
    * connection used inside an open scope, unless the scope says otherwise.
    */
   SCOPE,
-  /** Every write this driver saw in this JVM, on this cluster, plus the scope's and the connection's. */
+  /**
+   * The default: every write that any connection of this JVM made through the driver to this cluster
+   * before the read began (plus the scope's and the connection's tokens). Safe in pooled applications,
+   * where a request's write and the next read come on different connections. A read waits only when the
+   * replica is not already known (from the poller or an earlier wait) to have these writes.
+   */
   JVM,
   /**
    * Everything committed on the primary before the read began: the primary's {@code gtid_executed} is

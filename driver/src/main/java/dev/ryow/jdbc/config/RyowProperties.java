@@ -37,18 +37,20 @@ public final class RyowProperties {
           "ryow.fallback",
           PropertyType.choice(FallbackMode.class),
           "primary",
-          "What a replica read does when no replica can serve it in time: primary (read there, limited by"
-              + " ryow.fallbackRate/ryow.fallbackBurst, then ryow.fallbackDegrade), error (never the primary:"
-              + " SQLTransientException) or stale (never the primary: read a reachable replica anyway, counted).");
+          "What a replica read does when no replica can serve it in time: primary (read there, as before the"
+              + " driver; capped only if ryow.fallbackRate is set), error (never the primary: SQLTransientException)"
+              + " or stale (never the primary: read a reachable replica anyway, counted).");
 
-  /** Sustained rate of reads per second that may fall back to the primary, per cluster in the JVM. */
+  /** Sustained rate of reads per second that may fall back to the primary, per cluster in the JVM; 0: no cap. */
   public static final RyowProperty<Integer> FALLBACK_RATE =
       new RyowProperty<>(
           "ryow.fallbackRate",
-          PropertyType.integer(1, 1_000_000),
-          "50",
+          PropertyType.integer(0, 1_000_000),
+          "0",
           "Reads per second that may fall back to the primary (ryow.fallback=primary), shared by all connections"
-              + " to the cluster in this JVM (token bucket). Protects the primary from a lag storm.");
+              + " to the cluster in this JVM (token bucket); 0: no cap, every such read runs on the primary. An"
+              + " opt-in for primaries that cannot take the reads of a lag storm: size it from fallbackToPrimary at"
+              + " peak (JMX/Micrometer) and the primary's spare read capacity.");
 
   /** Size of the fallback token bucket. */
   public static final RyowProperty<Integer> FALLBACK_BURST =
@@ -57,7 +59,7 @@ public final class RyowProperties {
           PropertyType.integer(1, 1_000_000),
           "50",
           "Fallback reads the primary may take at once beyond the sustained rate (token bucket size; the bucket"
-              + " starts full).");
+              + " starts full). Only with ryow.fallbackRate > 0.");
 
   /** What a read does when the fallback budget is spent. */
   public static final RyowProperty<DegradeMode> FALLBACK_DEGRADE =
@@ -65,7 +67,7 @@ public final class RyowProperties {
           "ryow.fallbackDegrade",
           PropertyType.choice(DegradeMode.class),
           "error",
-          "What a read that should fall back to the primary does when ryow.fallbackRate/ryow.fallbackBurst is"
+          "What a read that should fall back to the primary does when ryow.fallbackRate (if set)/ryow.fallbackBurst is"
               + " spent: error (SQLTransientException naming the replica, the wait and the setting) or stale (read a"
               + " reachable replica anyway, counted and logged).");
 
@@ -86,6 +88,16 @@ public final class RyowProperties {
           "200",
           "Milliseconds between two polls of each server (one shared daemon thread per cluster, one query per"
               + " server): gtid_executed, server_uuid, replication threads and applier lag; also watches the primary.");
+
+  /** How long a replica whose replication stopped without an error is still waited on. */
+  public static final RyowProperty<Integer> APPLIER_STOP_GRACE_MILLIS =
+      new RyowProperty<>(
+          "ryow.applierStopGrace",
+          PropertyType.integer(0, 600_000),
+          "2000",
+          "Milliseconds a replica whose receiver or applier stopped without an error (a short STOP REPLICA, a"
+              + " restart) stays in rotation as a lagging replica that reads may wait on; longer stops, and every"
+              + " replication error, take it out of rotation until it runs again.");
 
   /** Applier lag beyond which a replica leaves rotation. */
   public static final RyowProperty<Integer> MAX_REPLICA_LAG_MILLIS =
@@ -120,10 +132,13 @@ public final class RyowProperties {
       new RyowProperty<>(
           "ryow.consistency",
           PropertyType.choice(ConsistencyMode.class),
-          "connection",
-          "Whose writes a read must see: connection (its own), scope (plus the ConsistencyScope bound to the"
-              + " thread), jvm (every write this driver saw), latest (everything the primary committed before the"
-              + " read; one extra statement per read), none (plain read/write split).");
+          "jvm",
+          "Whose writes a read must see: jvm (every write any connection of this JVM made through the driver to"
+              + " the cluster before the read began; safe in pooled applications), scope (the connection's and the"
+              + " ConsistencyScope's bound to the thread, e.g. a user's across instances by token), connection (its"
+              + " own only: cheapest, for code that keeps one connection; with a pool a read may miss another"
+              + " connection's write and an ORM may save a stale entity back), latest (everything the primary"
+              + " committed before the read; one extra statement per read), none (plain read/write split).");
 
   /** What a read does when its watermark names GTIDs the primary never executed. */
   public static final RyowProperty<UnknownGtidPolicy> UNKNOWN_GTIDS =
@@ -180,6 +195,7 @@ public final class RyowProperties {
           FALLBACK_DEGRADE,
           MAX_WAITERS_PER_REPLICA,
           POLL_INTERVAL_MILLIS,
+          APPLIER_STOP_GRACE_MILLIS,
           MAX_REPLICA_LAG_MILLIS,
           REPLICA_SELECTION,
           FAILOVER_TIMEOUT_MILLIS,

@@ -56,6 +56,7 @@ public final class Cluster {
 
   private final ReentrantLock discovery = new ReentrantLock();
   private final ClusterMonitor monitor;
+  private final RotationLog rotationLog;
   private volatile ReplicaEndpoint primary;
   private volatile long primaryEpoch;
   private volatile long primaryConfirmedNanos = System.nanoTime();
@@ -90,6 +91,7 @@ public final class Cluster {
     this.failoverTimeoutMillis = config.get(RyowProperties.FAILOVER_TIMEOUT_MILLIS);
     this.strategy = config.get(RyowProperties.REPLICA_SELECTION);
     this.monitor = new ClusterMonitor(this, config, connector);
+    this.rotationLog = new RotationLog(name, servers.size());
     this.consistency = config.get(RyowProperties.CONSISTENCY);
     this.unknownGtids = config.get(RyowProperties.UNKNOWN_GTIDS);
     this.tokenCodec = TokenCodec.of(config);
@@ -230,7 +232,7 @@ public final class Cluster {
     Health previous = server.unreachable(why, System.nanoTime());
     if (previous != Health.UNREACHABLE && previous != Health.PRIMARY) {
       metrics.replicaFailed();
-      LOG.warn("[{}] replica {} out of rotation: {}", name, server, why);
+      rotationLog.out(server, Health.UNREACHABLE, why, System.nanoTime());
     }
   }
 
@@ -241,10 +243,10 @@ public final class Cluster {
     Health previous = server.health(next, lagMillis, why);
     if (previous.inRotation() && !next.inRotation()) {
       metrics.replicaFailed();
-      LOG.warn("[{}] replica {} out of rotation ({}): {}", name, server, next, why);
+      rotationLog.out(server, next, why, System.nanoTime());
     } else if (!previous.inRotation() && next.inRotation()) {
       metrics.replicaRecovered();
-      LOG.info("[{}] replica {} back in rotation (was {})", name, server, previous);
+      rotationLog.back(server, previous);
     }
   }
 

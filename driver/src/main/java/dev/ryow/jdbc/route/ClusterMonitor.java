@@ -34,6 +34,7 @@ final class ClusterMonitor {
   private final ClusterMetrics metrics;
   private final long intervalMillis;
   private final long maxLagMillis;
+  private final long stopGraceNanos;
   private final int serverCount;
   private final ReentrantLock lifecycle = new ReentrantLock();
   private @Nullable ScheduledExecutorService executor;
@@ -47,6 +48,7 @@ final class ClusterMonitor {
     this.metrics = cluster.metrics();
     this.intervalMillis = config.get(RyowProperties.POLL_INTERVAL_MILLIS);
     this.maxLagMillis = config.get(RyowProperties.MAX_REPLICA_LAG_MILLIS);
+    this.stopGraceNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.APPLIER_STOP_GRACE_MILLIS));
     this.serverCount = cluster.servers().size();
   }
 
@@ -203,17 +205,36 @@ final class ClusterMonitor {
     }
     Health next;
     String why;
+    boolean stopped = status.healthKnown() && status.replicaChannels() > 0
+        && (!status.receiverRunning() || !status.applierRunning());
+    if (!stopped || !status.lastError().isEmpty()) {
+      e.replicationRunning();
+    }
     if (!status.healthKnown()) {
       next = Health.UP;
       why = "";
     } else if (status.replicaChannels() == 0) {
       next = Health.REPLICATION_STOPPED;
       why = status.readOnly() ? "replicates from nobody" : "writable and replicates from nobody";
-    } else if (!status.receiverRunning() || !status.applierRunning()) {
-      boolean error = !status.lastError().isEmpty();
-      next = error ? Health.REPLICATION_ERROR : Health.REPLICATION_STOPPED;
-      why = (status.receiverRunning() ? "" : "receiver (IO thread) not running; ")
-          + (status.applierRunning() ? "" : "applier (SQL thread) not running; ") + status.lastError();
+    } else if (stopped) {
+      StringBuilder what = new StringBuilder();
+      if (!status.receiverRunning()) {
+        what.append("receiver (IO thread) not running");
+      }
+      if (!status.applierRunning()) {
+        what.append(what.length() == 0 ? "" : ", ").append("applier (SQL thread) not running");
+      }
+      if (!status.lastError().isEmpty()) {
+        next = Health.REPLICATION_ERROR;
+        what.append(": ").append(status.lastError());
+      } else if (e.stoppedForNanos(now) <= stopGraceNanos) {
+        next = Health.PAUSED;
+      } else {
+        next = Health.REPLICATION_STOPPED;
+        what.append(" for more than ").append(RyowProperties.APPLIER_STOP_GRACE_MILLIS.name()).append('=')
+            .append(TimeUnit.NANOSECONDS.toMillis(stopGraceNanos)).append(" ms");
+      }
+      why = what.toString();
     } else if (status.applierLagMillis() > maxLagMillis) {
       next = Health.LAGGING;
       why = "applier lag " + status.applierLagMillis() + " ms > " + RyowProperties.MAX_REPLICA_LAG_MILLIS.name() + "="

@@ -13,9 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * "What on failure?" Decides where a replica read goes when no replica could serve it in time:
- * {@code ryow.fallback=primary} sends it to the primary within the cluster's token bucket
- * ({@code ryow.fallbackRate}, {@code ryow.fallbackBurst}) and applies {@code ryow.fallbackDegrade}
- * when the bucket is empty; {@code error} and {@code stale} never send it to the primary.
+ * {@code ryow.fallback=primary} sends it to the primary (by default without a cap, as the application
+ * read before it adopted the driver; with {@code ryow.fallbackRate > 0}, within the cluster's token bucket,
+ * applying {@code ryow.fallbackDegrade} when the bucket is empty); {@code error} and {@code stale} never
+ * send it to the primary.
  */
 public final class FallbackPolicy {
   private static final Logger LOG = LoggerFactory.getLogger(FallbackPolicy.class);
@@ -44,7 +45,8 @@ public final class FallbackPolicy {
   private final String clusterName;
   private final FallbackMode mode;
   private final DegradeMode degrade;
-  private final TokenBucket bucket;
+  /** Null: no cap ({@code ryow.fallbackRate=0}). */
+  private final @Nullable TokenBucket bucket;
   private final int rate;
   private final int burst;
   private final int waitTimeoutMillis;
@@ -53,11 +55,11 @@ public final class FallbackPolicy {
 
   /** The policy of a cluster's config. */
   public FallbackPolicy(RyowConfig config) {
-    this(config, new TokenBucket(config.get(RyowProperties.FALLBACK_RATE), config.get(RyowProperties.FALLBACK_BURST)));
+    this(config, bucketOf(config));
   }
 
-  /** The policy with a given bucket (tests). */
-  public FallbackPolicy(RyowConfig config, TokenBucket bucket) {
+  /** The policy with a given bucket, null for no cap (tests). */
+  public FallbackPolicy(RyowConfig config, @Nullable TokenBucket bucket) {
     this.clusterName = config.clusterName();
     this.mode = config.get(RyowProperties.FALLBACK);
     this.degrade = config.get(RyowProperties.FALLBACK_DEGRADE);
@@ -66,6 +68,11 @@ public final class FallbackPolicy {
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);
     this.bucket = bucket;
+  }
+
+  private static @Nullable TokenBucket bucketOf(RyowConfig config) {
+    int rate = config.get(RyowProperties.FALLBACK_RATE);
+    return rate == 0 ? null : new TokenBucket(rate, config.get(RyowProperties.FALLBACK_BURST));
   }
 
   /**
@@ -82,7 +89,8 @@ public final class FallbackPolicy {
       throws SQLTransientException {
     switch (mode) {
       case PRIMARY -> {
-        if (bucket.tryAcquire()) {
+        TokenBucket b = bucket;
+        if (b == null || b.tryAcquire()) {
           return Decision.PRIMARY;
         }
         metrics.fallbackThrottled();

@@ -4,6 +4,12 @@ package dev.ryow.jdbc.route;
 public enum Health {
   /** Reachable, both replication threads running, applier lag within {@code ryow.maxReplicaLag}: in rotation. */
   UP,
+  /**
+   * Replication stopped without an error less than {@code ryow.applierStopGrace} ago (a short
+   * {@code STOP REPLICA}, a restart): ordinary lag, still in rotation; reads prefer replicas that are
+   * {@link #UP} and wait here only when none is.
+   */
+  PAUSED,
   /** Reachable but not yet polled since it stopped being the primary: out of rotation until the next poll. */
   UNKNOWN,
   /** Applier lag beyond {@code ryow.maxReplicaLag}. */
@@ -19,7 +25,7 @@ public enum Health {
 
   /** Whether reads may wait on it. */
   public boolean inRotation() {
-    return this == UP;
+    return this == UP || this == PAUSED;
   }
 
   /** Whether a read may be sent to it at all (only reads it is known to be able to answer, when out of rotation). */

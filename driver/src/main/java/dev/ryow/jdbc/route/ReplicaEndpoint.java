@@ -27,6 +27,8 @@ public final class ReplicaEndpoint {
   private volatile String problem = "";
   private volatile long probeAtNanos;
   private volatile long backoffNanos = FIRST_BACKOFF_NANOS;
+  /** When the poller first saw replication stopped without an error ({@link System#nanoTime()}); 0: running. */
+  private long stoppedSinceNanos;
   private final int maxWaiters;
 
   ReplicaEndpoint(HostSpec host, int index, int maxWaiters) {
@@ -175,6 +177,22 @@ public final class ReplicaEndpoint {
       problem = "";
       health = Health.UP;
     }
+  }
+
+  /**
+   * How long replication has been seen stopped without an error, as of {@code nowNanos}; starts the
+   * clock on the first call after it ran. Called by the poller only.
+   */
+  long stoppedForNanos(long nowNanos) {
+    if (stoppedSinceNanos == 0) {
+      stoppedSinceNanos = nowNanos | 1;
+    }
+    return nowNanos - stoppedSinceNanos;
+  }
+
+  /** Replication runs (or failed with an error): the stop clock starts again at the next stop. Poller only. */
+  void replicationRunning() {
+    stoppedSinceNanos = 0;
   }
 
   /** Whether the poll should try an unreachable server again now. */

@@ -10,8 +10,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <ol>
  *   <li>in rotation and already known to have the watermark (no wait round trip);
- *   <li>in rotation (the read waits there);
- *   <li>out of rotation but reachable and known to have the watermark (correct without a wait; never waited on).
+ *   <li>out of rotation but reachable and known to have the watermark (correct without a wait);
+ *   <li>{@link Health#UP} (the read waits there);
+ *   <li>{@link Health#PAUSED}: replication stopped for a moment (the read waits there, for it may resume).
  * </ol>
  *
  * Unreachable servers, the primary, and out-of-rotation servers without the watermark are left out.
@@ -47,10 +48,10 @@ public final class ReplicaSelector {
       }
       boolean has = e.knownExecuted().contains(watermark);
       int tier;
-      if (h.inRotation()) {
-        tier = has ? 0 : 1;
-      } else if (has) {
-        tier = 2;
+      if (has) {
+        tier = h.inRotation() ? 0 : 1;
+      } else if (h.inRotation()) {
+        tier = h == Health.UP ? 2 : 3;
       } else {
         continue;
       }

@@ -26,12 +26,21 @@ class FallbackPolicyTest {
       url.append('&').append(s);
     }
     RyowConfig config = RyowConfig.from(url.toString(), new Properties());
+    int rate = config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_RATE);
     return new FallbackPolicy(
         config,
-        new TokenBucket(
-            config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_RATE),
-            config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_BURST),
-            now::get));
+        rate == 0
+            ? null
+            : new TokenBucket(rate, config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_BURST), now::get));
+  }
+
+  @Test
+  void byDefaultEveryReadThatNoReplicaCouldServeGoesToThePrimary() throws Exception {
+    FallbackPolicy p = new FallbackPolicy(RyowConfig.from("jdbc:ryow:mysql://p:3306,r1:3307/db", new Properties()));
+    for (int i = 0; i < 100_000; i++) {
+      assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
+    }
+    assertThat(metrics.snapshot().fallbacksThrottled()).isZero();
   }
 
   @Test

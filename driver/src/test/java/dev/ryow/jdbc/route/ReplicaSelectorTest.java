@@ -54,12 +54,21 @@ class ReplicaSelectorTest {
   }
 
   @Test
-  void outOfRotationOnlyWhenItAlreadyHasTheWatermarkAndLast() {
+  void outOfRotationOnlyWhenItAlreadyHasTheWatermarkAndBeforeAnyWait() {
     r1.observe(status("u1", gtids("1-10")), r1.knownExecuted());
     r1.health(Health.REPLICATION_STOPPED, 0, "applier stopped");
     r2.unreachable("refused", System.nanoTime());
-    assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3, r1);
+    assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r1, r3);
     assertThat(order(gtids("11"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3);
+  }
+
+  @Test
+  void aPausedReplicaIsWaitedOnOnlyAfterTheRunningOnes() {
+    r1.health(Health.PAUSED, 0, "applier (SQL thread) not running");
+    assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r2, r3, r1);
+    r2.health(Health.PAUSED, 0, "applier (SQL thread) not running");
+    assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3, r1, r2);
+    assertThat(r1.health().inRotation()).isTrue();
   }
 
   @Test
