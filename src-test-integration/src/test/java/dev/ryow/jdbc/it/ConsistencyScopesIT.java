@@ -35,9 +35,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Consistency beyond one connection: scopes, JVM and latest modes, tokens across processes. */
+@AboutSettings(value = "ryow.consistency",
+    why = "compares the default (jvm) with the opt-in modes: connection misses other connections' writes, scope and"
+        + " latest add what they promise")
 class ConsistencyScopesIT {
   private static final int THREADS = 4;
   private static final int ITERATIONS_PER_THREAD = 250;
+  /** Each run of {@link #writeThenReadOnAnotherConnection} writes its own ids. */
+  private static final AtomicInteger RUNS = new AtomicInteger(1);
 
   @BeforeEach
   void table() throws SQLException {
@@ -66,6 +71,7 @@ class ConsistencyScopesIT {
    */
   @SuppressWarnings("try") // the scope is used through the thread binding, not by name
   private static Outcome writeThenReadOnAnotherConnection(boolean withScope, String... params) throws Exception {
+    int run = RUNS.getAndIncrement();
     AtomicInteger stale = new AtomicInteger();
     AtomicInteger servedByPrimary = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -79,7 +85,7 @@ class ConsistencyScopesIT {
               PreparedStatement write = writer.prepareStatement("INSERT INTO it_scope (id, v) VALUES (?, ?)");
               PreparedStatement read = reader.prepareStatement("SELECT v, @@port FROM it_scope WHERE id = ?")) {
             for (int i = 0; i < ITERATIONS_PER_THREAD; i++) {
-              int id = (withScope ? 0 : 500_000) + thread * 10_000 + i;
+              int id = run * 100_000 + thread * 10_000 + i;
               if (withScope) {
                 try (ConsistencyScope scope = ConsistencyScope.open()) {
                   write.setInt(1, id);
@@ -130,7 +136,7 @@ class ConsistencyScopesIT {
   void aScopeCarriesWritesToOtherPooledConnections() throws Exception {
     Topology.pauseAppliers();
     Outcome inScope = writeThenReadOnAnotherConnection(true, "ryow.waitTimeout=20");
-    Outcome without = writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20");
+    Outcome without = writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20", "ryow.consistency=connection");
     int iterations = THREADS * ITERATIONS_PER_THREAD;
     System.out.printf("scope, appliers paused: %d iterations, stale in scope %d, stale without scope %d,"
         + " primary answered %d scoped reads%n", iterations, inScope.stale(), without.stale(), inScope.servedByPrimary());
@@ -138,15 +144,23 @@ class ConsistencyScopesIT {
     // Asked of the servers themselves: each read returns the @@port of the server that ran it. (Digest counts
     // of performance_schema are not exact under concurrency: its summary rows are updated without locks.)
     assertThat(inScope.servedByPrimary()).as("reads the primary answered").isEqualTo(iterations);
-    assertThat(without.stale()).as("without the scope the other connection reads stale data").isEqualTo(iterations);
+    assertThat(without.stale()).as("in connection mode, without the scope, the other connection reads stale data")
+        .isEqualTo(iterations);
   }
 
   @Test
-  void jvmModeSeesEveryWriteOfTheDriver() throws Exception {
+  void theDefaultSeesEveryWriteOfTheDriverWhileConnectionModeDoesNot() throws Exception {
     Topology.pauseAppliers();
+    int staleDefault = writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20").stale();
     int staleJvm = writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20", "ryow.consistency=jvm").stale();
-    System.out.printf("jvm mode, appliers paused: stale %d of %d%n", staleJvm, THREADS * ITERATIONS_PER_THREAD);
+    int staleConnection =
+        writeThenReadOnAnotherConnection(false, "ryow.waitTimeout=20", "ryow.consistency=connection").stale();
+    int iterations = THREADS * ITERATIONS_PER_THREAD;
+    System.out.printf("appliers paused, write and read on two connections: stale %d of %d by default, %d in jvm mode,"
+        + " %d in connection mode%n", staleDefault, iterations, staleJvm, staleConnection);
+    assertThat(staleDefault).isZero();
     assertThat(staleJvm).isZero();
+    assertThat(staleConnection).as("connection mode only covers the connection's own writes").isEqualTo(iterations);
   }
 
   @Test
@@ -296,7 +310,7 @@ class ConsistencyScopesIT {
       s.executeQuery("SELECT v FROM it_scope WHERE id = 2").close();
       assertThat(ryow.lastRead().placement()).isEqualTo(ReadPlacement.REPLICA_UNCHECKED);
       ryow.setConsistencyMode(null);
-      assertThat(ryow.consistencyMode()).isEqualTo(ConsistencyMode.CONNECTION);
+      assertThat(ryow.consistencyMode()).isEqualTo(ConsistencyMode.JVM);
     }
   }
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Failed waits and GTID capture, checked on the servers. */
+@AboutSettings(value = {"ryow.fallback"}, why = "the fallback modes error and stale (never the primary)")
 class FallbackAndCaptureIT {
 
   @BeforeEach

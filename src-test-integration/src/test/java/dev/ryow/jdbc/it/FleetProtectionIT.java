@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
  * reads that need no wait, and the waiter cap. Counts come from the servers (performance_schema),
  * not from the driver.
  */
+@AboutSettings(value = {"ryow.fallbackRate", "ryow.fallbackBurst", "ryow.fallbackDegrade"},
+    why = "the opt-in fallback budget: it protects the primary in a lag storm and degrades as configured")
 class FleetProtectionIT {
   private static final String READ = "SELECT v, @@port FROM it_fleet WHERE id = ?";
   /** The read's normalised text in performance_schema's digests. */
@@ -268,7 +270,10 @@ class FleetProtectionIT {
     assertThat(stale.get()).isZero();
     Topology.assertCounted(reads + primaryServed, total, "reads served by the servers");
     assertThat(primaryServed).isZero();
-    assertThat(noWaitShare).isGreaterThanOrEqualTo(0.8);
+    // With the default (jvm) consistency a read also waits for the other threads' writes when the replica
+    // is not yet known to have them: 8 writers here. (Connection mode, waiting for its own writes only,
+    // measured 80-90 %.)
+    assertThat(noWaitShare).isGreaterThanOrEqualTo(0.7);
   }
 
   @Test

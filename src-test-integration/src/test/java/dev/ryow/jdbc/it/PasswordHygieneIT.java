@@ -29,6 +29,7 @@ import org.slf4j.event.Level;
  * the integration tests before it.
  */
 @Order(Integer.MAX_VALUE)
+@AboutSettings(value = {"ryow.fallback"}, why = "the messages of every fallback mode carry no password")
 class PasswordHygieneIT {
   private static final String USER = "ryow_hygiene";
   private static final String SECRET = "Hyg-9f3Kq7-Zx";

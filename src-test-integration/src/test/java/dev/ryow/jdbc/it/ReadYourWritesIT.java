@@ -27,8 +27,6 @@ import org.junit.jupiter.api.Test;
 class ReadYourWritesIT {
   private static final int THREADS = 4;
   private static final int ITERATIONS_PER_THREAD = 250;
-  private static final String UNLIMITED_FALLBACK_RATE = "ryow.fallbackRate=1000000";
-  private static final String UNLIMITED_FALLBACK_BURST = "ryow.fallbackBurst=1000000";
 
   @BeforeEach
   void table() throws SQLException {
@@ -116,8 +114,7 @@ class ReadYourWritesIT {
   void appliersPausedNeverStaleWhilePlainReplicaReadsAreStale() throws Exception {
     Topology.pauseAppliers();
 
-    // The fallback budget is lifted here: this test is about correctness (FleetProtectionIT covers the budget).
-    Tally tally = run("ryow.waitTimeout=20", UNLIMITED_FALLBACK_RATE, UNLIMITED_FALLBACK_BURST);
+    Tally tally = run("ryow.waitTimeout=20");
 
     System.out.printf("appliers paused: %d iterations, ryow stale %d, plain replica stale %d, primary answered %d reads%n",
         tally.iterations(), tally.ryowStale(), tally.plainStale(), tally.ryowAnsweredByPrimary());
@@ -166,7 +163,7 @@ class ReadYourWritesIT {
     pulser.start();
     Tally tally;
     try {
-      tally = run(UNLIMITED_FALLBACK_RATE, UNLIMITED_FALLBACK_BURST);
+      tally = run();
     } finally {
       pulser.interrupt();
       pulser.join();

@@ -31,10 +31,9 @@ final class Topology {
   private Topology() {}
 
   /**
-   * A {@code jdbc:ryow:} URL for the topology, with extra {@code key=value} parameters. Unless the
-   * parameters set them, the fallback budget is unlimited: most tests prove read-your-writes by
-   * making every read fall back, which the default budget (there to protect a production primary)
-   * would refuse; {@code FleetProtectionIT} sets its own budget.
+   * A {@code jdbc:ryow:} URL for the topology, with extra {@code key=value} parameters. Tests use the
+   * driver's defaults: a {@code ryow.*} parameter belongs only in a test about that setting
+   * ({@link ItSettingsRuleTest} enforces it).
    */
   static String ryowUrl(String... parameters) {
     StringBuilder url = new StringBuilder("jdbc:ryow:mysql://").append(HOST).append(':').append(PRIMARY_PORT);
@@ -42,18 +41,8 @@ final class Topology {
       url.append(',').append(HOST).append(':').append(port);
     }
     url.append('/').append(DATABASE).append("?user=").append(USER).append("&password=").append(PASSWORD);
-    boolean rate = false;
-    boolean burst = false;
     for (String p : parameters) {
       url.append('&').append(p);
-      rate |= p.startsWith("ryow.fallbackRate=");
-      burst |= p.startsWith("ryow.fallbackBurst=");
-    }
-    if (!rate) {
-      url.append("&ryow.fallbackRate=1000000");
-    }
-    if (!burst) {
-      url.append("&ryow.fallbackBurst=1000000");
     }
     return url.toString();
   }
