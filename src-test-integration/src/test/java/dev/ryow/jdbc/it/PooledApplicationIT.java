@@ -49,7 +49,7 @@ class PooledApplicationIT {
   private static final String TABLE = "it_pool_item";
   private static final int THREADS = 8;
   private static final int POOL = 4;
-  private static final int ITERATIONS = 20;
+  private static final int ITERATIONS = 12;
   private static final int EDITS = 3;
 
   private AnnotationConfigApplicationContext app;
@@ -225,6 +225,17 @@ class PooledApplicationIT {
       tally = run();
     }
     System.out.printf("pooled application, appliers stopped 200 ms of every 1000 ms: %s%n", tally);
+    assertKeptThePromise(tally);
+  }
+
+  @Test
+  @SuppressWarnings("try") // the block works in the background while the block runs
+  void appliersBlockedWhileRunningNothingIsStaleOrLost() throws Exception {
+    Tally tally;
+    try (LagBlock block = LagBlock.start(200, 1000)) {
+      tally = run();
+    }
+    System.out.printf("pooled application, appliers blocked (running) 200 ms of every 1000 ms: %s%n", tally);
     assertKeptThePromise(tally);
   }
 }
