@@ -30,7 +30,8 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 /**
  * What a user gets by swapping the URL in a pooled application and changing nothing else: the
  * default URL (no {@code ryow.*} setting), a HikariCP pool smaller than the number of request
- * threads, and two flows a web application runs all day.
+ * threads, and two flows a web application runs all day. As in a web server, each request of a user
+ * runs on whichever request thread is free, so it borrows whichever pooled connection that thread gets.
  *
  * <ul>
  *   <li>POST then redirect-GET in plain JDBC: the insert borrows one pooled connection, the read-back
@@ -53,6 +54,8 @@ class PooledApplicationIT {
   private static final int EDITS = 3;
 
   private AnnotationConfigApplicationContext app;
+  /** The web server's request threads: each request of a user runs on whichever is free. */
+  private ExecutorService requests;
   private DataSource pool;
   private ItemService items;
 
@@ -109,6 +112,7 @@ class PooledApplicationIT {
     Tally tally = new Tally();
     List<Long> ids = new ArrayList<>();
     ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+    requests = Executors.newFixedThreadPool(THREADS);
     try {
       List<Future<List<Long>>> futures = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
@@ -131,6 +135,7 @@ class PooledApplicationIT {
       }
     } finally {
       threads.shutdownNow();
+      requests.shutdownNow();
     }
     // The truth, asked of the primary: every edit of every record is there.
     try (Connection primary = Topology.plain(PRIMARY_PORT);
@@ -146,41 +151,54 @@ class PooledApplicationIT {
     return tally;
   }
 
-  /** One user: creates a record, follows the redirect, then edits the record three times through JPA. */
-  private long oneUserFlow(Tally tally, String title) throws SQLException {
-    long id;
-    Object writer;
-    try (Connection c = pool.getConnection();
-        PreparedStatement insert =
-            c.prepareStatement("INSERT INTO " + TABLE + " (title, edits) VALUES (?, 0)", Statement.RETURN_GENERATED_KEYS)) {
-      writer = c.unwrap(dev.ryow.jdbc.RyowConnection.class);
-      insert.setString(1, title);
-      insert.executeUpdate();
-      try (ResultSet keys = insert.getGeneratedKeys()) {
-        keys.next();
-        id = keys.getLong(1);
-      }
+  /** One request, on whichever request thread is free; the user waits for its answer. */
+  private <T> T request(java.util.concurrent.Callable<T> handler) throws Exception {
+    try {
+      return requests.submit(handler).get(2, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
     }
-    try (Connection c = pool.getConnection();
-        PreparedStatement read = c.prepareStatement("SELECT title, @@port FROM " + TABLE + " WHERE id = ?")) {
-      if (c.unwrap(dev.ryow.jdbc.RyowConnection.class) != writer) {
-        tally.crossConnection.incrementAndGet();
+  }
+
+  /** One user: creates a record, follows the redirect, then edits the record three times through JPA. */
+  private long oneUserFlow(Tally tally, String title) throws Exception {
+    Object[] writer = new Object[1];
+    long id = request(() -> {
+      try (Connection c = pool.getConnection();
+          PreparedStatement insert = c.prepareStatement(
+              "INSERT INTO " + TABLE + " (title, edits) VALUES (?, 0)", Statement.RETURN_GENERATED_KEYS)) {
+        writer[0] = c.unwrap(dev.ryow.jdbc.RyowConnection.class);
+        insert.setString(1, title);
+        insert.executeUpdate();
+        try (ResultSet keys = insert.getGeneratedKeys()) {
+          keys.next();
+          return keys.getLong(1);
+        }
       }
-      read.setLong(1, id);
-      try (ResultSet rs = read.executeQuery()) {
-        if (!rs.next()) {
-          tally.stale.incrementAndGet();
-          tally.reads.incrementAndGet();
-        } else {
-          tally.read(rs.getInt(2));
-          if (!title.equals(rs.getString(1))) {
+    });
+    request(() -> {
+      try (Connection c = pool.getConnection();
+          PreparedStatement read = c.prepareStatement("SELECT title, @@port FROM " + TABLE + " WHERE id = ?")) {
+        if (c.unwrap(dev.ryow.jdbc.RyowConnection.class) != writer[0]) {
+          tally.crossConnection.incrementAndGet();
+        }
+        read.setLong(1, id);
+        try (ResultSet rs = read.executeQuery()) {
+          if (!rs.next()) {
             tally.stale.incrementAndGet();
+            tally.reads.incrementAndGet();
+          } else {
+            tally.read(rs.getInt(2));
+            if (!title.equals(rs.getString(1))) {
+              tally.stale.incrementAndGet();
+            }
           }
         }
       }
-    }
+      return null;
+    });
     for (int edit = 0; edit < EDITS; edit++) {
-      Item form = items.find(id);
+      Item form = request(() -> items.find(id));
       if (form == null) {
         tally.stale.incrementAndGet();
         tally.reads.incrementAndGet();
@@ -192,7 +210,7 @@ class PooledApplicationIT {
       }
       form.setEdits(form.getEdits() + 1);
       form.setTitle(title + "-e" + edit);
-      items.save(form);
+      request(() -> items.save(form));
     }
     return id;
   }
