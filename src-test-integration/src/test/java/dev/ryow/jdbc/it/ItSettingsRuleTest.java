@@ -58,7 +58,7 @@ class ItSettingsRuleTest {
   @Test
   void theDemoAndTheBenchmarksRunOnDefaults() throws IOException {
     List<String> violations = new ArrayList<>();
-    List<Path> files = new ArrayList<>(javaFiles(ROOT.resolve("benchmarks/src")));
+    List<Path> files = new ArrayList<>(javaFiles(ROOT.resolve("benchmarks/src/main")));
     files.add(ROOT.resolve("sandbox/demo"));
     files.add(ROOT.resolve("benchmarks/run-benchmarks"));
     for (Path file : files) {
