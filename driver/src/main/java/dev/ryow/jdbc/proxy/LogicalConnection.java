@@ -80,8 +80,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
   /** When the watermark last grew ({@link System#nanoTime()}): a primary poll after it must contain it. */
   private long watermarkGrewNanos = System.nanoTime();
 
+  /** The application's autocommit and read-only flags (JDBC's view of this connection). */
   private boolean autoCommit = true;
   private boolean readOnly;
+  /**
+   * What the physical primary connection has: the flags reach it only before a statement runs there
+   * ({@link #syncPrimary}), so a read-only transaction served by a replica costs the primary nothing.
+   */
+  private boolean primaryAutoCommit = true;
+  private boolean primaryReadOnly;
   private SqlTransaction sqlTransaction = SqlTransaction.NONE;
   /** A statement ran on the primary inside the current transaction: its connection must not be swapped. */
   private boolean transactionDirty;
@@ -161,6 +168,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
     } else {
       ensurePrimary();
       target = primary;
+    }
+    if (target == primary) {
+      syncPrimary();
     }
     if (LOG.isTraceEnabled()) {
       LOG.trace("[{}] {} statement runs on {}", cluster.name(), kind, target);
@@ -317,6 +327,22 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   // ---------------------------------------------------------------- the primary connection: reconnect, failover
 
+  /**
+   * Before a statement runs on the primary: gives the physical connection the application's read-only
+   * and autocommit flags where they differ (HikariCP's dirty-bit idea, applied to routing). Read-only
+   * first, so a transaction it opens is read-only on the server, exactly as with Connector/J alone.
+   */
+  private void syncPrimary() throws SQLException {
+    if (primaryReadOnly != readOnly) {
+      primary.jdbc().setReadOnly(readOnly);
+      primaryReadOnly = readOnly;
+    }
+    if (primaryAutoCommit != autoCommit) {
+      primary.jdbc().setAutoCommit(autoCommit);
+      primaryAutoCommit = autoCommit;
+    }
+  }
+
   /** Before a statement: a broken primary connection, or one to a server that is no longer the primary, is replaced. */
   private void ensurePrimary() throws SQLException {
     if (transactionDirty) {
@@ -339,10 +365,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
     primary = fresh;
     SessionMirror mirror = new SessionMirror(session);
-    mirror.sync(fresh.jdbc(), autoCommit);
-    if (readOnly) {
-      fresh.jdbc().setReadOnly(true);
-    }
+    mirror.sync(fresh.jdbc(), true);
+    primaryAutoCommit = true;
+    primaryReadOnly = false;
     primaryMirror = mirror;
     captureDue = true;
     cluster.metrics().primaryReconnected();
@@ -451,6 +476,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   void completed(StatementKind kind, PhysicalConnection on) throws SQLException {
     boolean onPrimary = on == primary;
     if (!onPrimary) {
+      replicas.ran(on);
       cluster.metrics().replicaRead();
     } else if (kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ) {
       cluster.metrics().primaryRead();
@@ -730,12 +756,20 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     checkOpen();
-    primary.jdbc().setAutoCommit(autoCommit);
     if (autoCommit && !this.autoCommit) {
       // JDBC: switching autocommit on commits the open transaction, on every server that holds part of it.
-      replicas.commitOrRollback(true);
-      endTransaction();
-      captureDue = true;
+      // A primary connection in a transaction gets autocommit back now (that commits, as with Connector/J);
+      // one that took no part is left alone, and so are replica connections until their next use.
+      try {
+        if (!primaryAutoCommit) {
+          primary.jdbc().setAutoCommit(true);
+          primaryAutoCommit = true;
+        }
+        replicas.commitOrRollback(true);
+      } finally {
+        endTransaction();
+        captureDue = true;
+      }
     }
     this.autoCommit = autoCommit;
   }
@@ -749,8 +783,16 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void commit() throws SQLException {
     checkOpen();
+    if (autoCommit) {
+      syncPrimary();
+      primary.jdbc().commit(); // Connector/J's own answer to a commit in autocommit mode
+      return;
+    }
     try {
-      primary.jdbc().commit();
+      // Only the servers that took part: a primary connection still in autocommit mode ran nothing of it.
+      if (!primaryAutoCommit) {
+        primary.jdbc().commit();
+      }
       replicas.commitOrRollback(true);
     } finally {
       // Committed or not, the transaction is over (a failed commit leaves its outcome to the caller).
@@ -765,8 +807,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void rollback() throws SQLException {
     checkOpen();
+    if (autoCommit) {
+      syncPrimary();
+      primary.jdbc().rollback(); // Connector/J's own answer to a rollback in autocommit mode
+      return;
+    }
     try {
-      primary.jdbc().rollback();
+      if (!primaryAutoCommit) {
+        primary.jdbc().rollback();
+      }
       replicas.commitOrRollback(false);
     } finally {
       endTransaction();
@@ -784,24 +833,28 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void rollback(Savepoint savepoint) throws SQLException {
     checkOpen();
+    syncPrimary();
     primary.jdbc().rollback(savepoint);
   }
 
   @Override
   public Savepoint setSavepoint() throws SQLException {
     checkOpen();
+    syncPrimary();
     return primary.jdbc().setSavepoint();
   }
 
   @Override
   public Savepoint setSavepoint(String name) throws SQLException {
     checkOpen();
+    syncPrimary();
     return primary.jdbc().setSavepoint(name);
   }
 
   @Override
   public void releaseSavepoint(Savepoint savepoint) throws SQLException {
     checkOpen();
+    syncPrimary();
     primary.jdbc().releaseSavepoint(savepoint);
   }
 
@@ -820,7 +873,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       throw new SQLException(
           "Cannot change read-only mode inside a transaction that has started; commit or roll back first", "25000");
     }
-    primary.jdbc().setReadOnly(readOnly);
+    // Reaches the primary connection before its next statement (syncPrimary), if it ever runs one.
     this.readOnly = readOnly;
   }
 

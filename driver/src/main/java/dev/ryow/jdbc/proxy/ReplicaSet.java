@@ -47,6 +47,8 @@ final class ReplicaSet {
     @Nullable SessionMirror mirror;
     /** A watermark this physical connection was seen to have (successful wait). */
     @Nullable GtidSet verified;
+    /** A statement ran on it outside autocommit since the last commit or rollback: it must end that transaction. */
+    boolean inTransaction;
 
     Slot(ReplicaEndpoint endpoint) {
       this.endpoint = endpoint;
@@ -268,6 +270,7 @@ final class ReplicaSet {
     slot.connection = c;
     slot.mirror = new SessionMirror(session);
     slot.verified = null;
+    slot.inTransaction = false;
     return c;
   }
 
@@ -276,6 +279,7 @@ final class ReplicaSet {
     slot.connection = null;
     slot.mirror = null;
     slot.verified = null;
+    slot.inTransaction = false;
     if (transactionSlot == slot) {
       transactionSlot = null;
     }
@@ -304,12 +308,26 @@ final class ReplicaSet {
     transactionSlot = null;
   }
 
-  /** Ends the transaction on every replica connection that has one open. */
+  /** A statement ran on {@code on}: outside autocommit, its connection now takes part in the transaction. */
+  void ran(PhysicalConnection on) {
+    for (Slot slot : slots) {
+      if (slot.connection == on) {
+        SessionMirror mirror = slot.mirror;
+        slot.inTransaction |= mirror != null && !mirror.autoCommit();
+        return;
+      }
+    }
+  }
+
+  /**
+   * Ends the transaction on every replica connection that took part in it; the others (even those
+   * left in manual-commit mode by an earlier transaction) are not sent anything.
+   */
   void commitOrRollback(boolean commit) throws SQLException {
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
-      SessionMirror mirror = slot.mirror;
-      if (c != null && mirror != null && !mirror.autoCommit() && !c.isClosed()) {
+      if (c != null && slot.inTransaction && !c.isClosed()) {
+        slot.inTransaction = false;
         if (commit) {
           c.jdbc().commit();
         } else {

@@ -276,4 +276,49 @@ final class Topology {
       }
     }
   }
+
+  /**
+   * SQL statements ({@code statement/sql/*} events: not pings or other protocol commands) executed so
+   * far by the session {@code connectionId} of the server on {@code port}.
+   */
+  static long sqlStatementsOfSession(int port, long connectionId) throws SQLException {
+    try (Connection c = plain(port);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT COALESCE(SUM(e.COUNT_STAR), 0)"
+                    + " FROM performance_schema.events_statements_summary_by_thread_by_event_name e"
+                    + " JOIN performance_schema.threads t ON t.THREAD_ID = e.THREAD_ID"
+                    + " WHERE t.PROCESSLIST_ID = ? AND e.EVENT_NAME LIKE 'statement/sql/%'")) {
+      ps.setLong(1, connectionId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /**
+   * The session id ({@code PROCESSLIST_ID}) on the server on {@code port} that recently ran a statement
+   * containing {@code marker}, asked of the server's statement history; fails when none did.
+   */
+  static long sessionThatRan(int port, String marker) throws SQLException {
+    try (Connection c = plain(port);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT DISTINCT t.PROCESSLIST_ID FROM performance_schema.events_statements_history h"
+                    + " JOIN performance_schema.threads t ON t.THREAD_ID = h.THREAD_ID"
+                    + " WHERE h.SQL_TEXT LIKE CONCAT('%', ?, '%') AND h.SQL_TEXT NOT LIKE '%performance_schema%'")) {
+      ps.setString(1, marker);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new AssertionError("no session on port " + port + " ran a statement with " + marker);
+        }
+        long id = rs.getLong(1);
+        if (rs.next()) {
+          throw new AssertionError("several sessions on port " + port + " ran a statement with " + marker);
+        }
+        return id;
+      }
+    }
+  }
 }
