@@ -32,6 +32,7 @@ public final class ClusterMetrics {
   private final LongAdder primaryReconnects = new LongAdder();
   private final LongAdder primaryFailovers = new LongAdder();
   private final LongAdder lostGtidsForgotten = new LongAdder();
+  private final LongAdder hiddenWrites = new LongAdder();
   private volatile long replicasInRotation;
   private volatile long replicasOutOfRotation;
   private volatile long maxApplierLagMillis;
@@ -158,6 +159,11 @@ public final class ClusterMetrics {
     lostGtidsForgotten.increment();
   }
 
+  /** A replica refused a statement classified as a read because it writes; it ran on the primary. */
+  public void hiddenWrite() {
+    hiddenWrites.increment();
+  }
+
   /**
    * The latest replica health, set by the background poll.
    *
@@ -201,6 +207,7 @@ public final class ClusterMetrics {
         primaryReconnects.sum(),
         primaryFailovers.sum(),
         lostGtidsForgotten.sum(),
+        hiddenWrites.sum(),
         replicasInRotation,
         replicasOutOfRotation,
         maxApplierLagMillis,

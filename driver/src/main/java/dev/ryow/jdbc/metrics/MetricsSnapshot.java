@@ -28,6 +28,8 @@ package dev.ryow.jdbc.metrics;
  * @param primaryReconnects new physical primary connections after one was lost
  * @param primaryFailovers times the cluster moved to a different writable server
  * @param lostGtidsForgotten watermarks that named GTIDs the primary lacks (dropped, logged)
+ * @param hiddenWrites statements classified as reads that a replica refused because they write (a stored
+ *     function that inserts): each ran again on the primary, and its shape goes there from then on
  * @param replicasInRotation replicas in rotation at the last poll
  * @param replicasOutOfRotation replicas out of rotation at the last poll
  * @param maxApplierLagMillis largest applier lag at the last poll (performance_schema timestamps)
@@ -59,6 +61,7 @@ public record MetricsSnapshot(
     long primaryReconnects,
     long primaryFailovers,
     long lostGtidsForgotten,
+    long hiddenWrites,
     long replicasInRotation,
     long replicasOutOfRotation,
     long maxApplierLagMillis,

@@ -67,6 +67,9 @@ public final class RyowMeterBinder implements MeterBinder {
       new CounterSpec("ryow.reads.unknown.gtids", Tags.empty(),
           "Reads sent to the primary because their watermark named GTIDs it never executed",
           MetricsSnapshot::unknownGtidReads),
+      new CounterSpec("ryow.hidden.writes", Tags.empty(),
+          "Statements classified as reads that a replica refused because they write (stored functions): run on the"
+              + " primary", MetricsSnapshot::hiddenWrites),
       new CounterSpec("ryow.reads.retried", Tags.empty(), "Reads run again elsewhere after their connection failed",
           MetricsSnapshot::readsRetried),
       new CounterSpec("ryow.gtid.queries", Tags.empty(), "SELECT @@global.gtid_executed round trips",

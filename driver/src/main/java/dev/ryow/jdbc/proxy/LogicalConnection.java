@@ -105,6 +105,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * this logical connection runs on the primary until it is closed.
    */
   private boolean pinnedToPrimary;
+  /** The statement runs again on the primary because a replica refused it as a write ({@link #hiddenWrite}). */
+  private boolean rerunAsWrite;
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
   private @Nullable PhysicalConnection last;
@@ -147,6 +149,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
    */
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
     checkOpen();
+    rerunAsWrite = false;
     PhysicalConnection target;
     if (Router.route(kind, autoCommit, readOnly, sqlTransaction, pinnedToPrimary) == Target.REPLICA) {
       PhysicalConnection sticky = transactionReads;
@@ -279,13 +282,19 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   /**
    * After {@code e} on {@code on}: returns where the statement may safely run again, or rethrows
-   * {@code e}. A read whose replica connection failed runs again on another replica (or the fallback).
+   * {@code e}. A read whose replica connection failed runs again on another replica (or the fallback);
+   * a read a replica refused because it writes runs on the primary ({@link #hiddenWrite}).
    * A statement the primary refused because it is read-only (it did not run) runs again on the new
    * primary; a read whose primary connection failed runs again on a new connection. Nothing inside a
    * transaction, and no write that may have committed, ever runs twice.
    */
-  PhysicalConnection retryTarget(StatementKind kind, PhysicalConnection on, SQLException e) throws SQLException {
+  PhysicalConnection retryTarget(StatementKind kind, PhysicalConnection on, SQLException e, String sql)
+      throws SQLException {
     if (on != primary) {
+      if (kind == StatementKind.READ && Sql.isReadOnlyRefusal(e) && autoCommit && sqlTransaction == SqlTransaction.NONE
+          && transactionReads == null) {
+        return hiddenWrite(on, e, sql);
+      }
       if (!Sql.isConnectionFailure(e)
           || !autoCommit
           || sqlTransaction != SqlTransaction.NONE
@@ -323,6 +332,35 @@ public final class LogicalConnection implements Connection, RyowConnection {
     cluster.metrics().readRetried();
     last = primary;
     return primary;
+  }
+
+  /**
+   * A replica refused a statement classified as a read because it would write (a stored function that
+   * inserts, called from a {@code SELECT}): the server refused it before it changed anything, and
+   * outside a transaction nothing else depended on it, so it runs on the primary as the write it is.
+   * Its shape is remembered for the cluster's life (later ones go straight to the primary), counted in
+   * {@code hiddenWrites}, and logged once per shape (literals masked).
+   */
+  private PhysicalConnection hiddenWrite(PhysicalConnection on, SQLException e, String sql) throws SQLException {
+    cluster.metrics().hiddenWrite();
+    String shape = cluster.classifications().rememberWrite(sql);
+    if (shape != null) {
+      LOG.warn("[{}] a statement classified as a read writes (a stored function?): replica {} refused it (error {});"
+              + " it ran on the primary, as will every statement of its shape from now on: {}",
+          cluster.name(), on.host(), e.getErrorCode(), shape);
+    } else if (!cluster.classifications().isRememberedWrite(sql)) {
+      LOG.debug("[{}] a statement classified as a read writes (replica {} refused it, error {}); it runs on the"
+          + " primary (too long or too many such statements to remember it)", cluster.name(), on.host(), e.getErrorCode());
+    }
+    ensurePrimary();
+    rerunAsWrite = true;
+    last = primary;
+    return primary;
+  }
+
+  /** The statement being run again after {@link #retryTarget} is a write found in a read: it counts as one. */
+  boolean rerunAsWrite() {
+    return rerunAsWrite;
   }
 
   // ---------------------------------------------------------------- the primary connection: reconnect, failover
@@ -473,7 +511,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   /** Bookkeeping after a statement of {@code kind} ran on {@code on}. */
-  void completed(StatementKind kind, PhysicalConnection on) throws SQLException {
+  void completed(StatementKind ranAs, PhysicalConnection on) throws SQLException {
+    StatementKind kind = ranAs;
+    if (rerunAsWrite) {
+      rerunAsWrite = false;
+      kind = StatementKind.WRITE;
+    }
     boolean onPrimary = on == primary;
     if (!onPrimary) {
       replicas.ran(on);

@@ -1,7 +1,6 @@
 package dev.ryow.jdbc.proxy;
 
 import dev.ryow.jdbc.server.PhysicalConnection;
-import dev.ryow.jdbc.sql.SqlClassifier;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.io.InputStream;
 import java.io.Reader;
@@ -34,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class RoutingPreparedStatement extends RoutingStatement implements PreparedStatement {
   private final String sql;
-  private final StatementKind kind;
+  /** Classified once; becomes {@link StatementKind#WRITE} when a replica refused it as a write. */
+  private StatementKind kind;
   private final ParameterRecorder recorder = new ParameterRecorder();
   private @Nullable PreparedStatement onPrimary;
   private @Nullable PhysicalConnection primaryOwner;
@@ -55,7 +55,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
       throws SQLException {
     RoutingPreparedStatement ps =
-        new RoutingPreparedStatement(connection, sql, shape, SqlClassifier.classify(sql));
+        new RoutingPreparedStatement(connection, sql, shape, connection.cluster().classifications().uncached(sql));
     if (ps.kind != StatementKind.READ) {
       ps.prepared(connection.primary());
     }
@@ -97,6 +97,15 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     return ps;
   }
 
+  /** Where the execution that failed on {@code on} with {@code e} runs again (or rethrows {@code e}). */
+  private PhysicalConnection retry(PhysicalConnection on, SQLException e) throws SQLException {
+    PhysicalConnection again = connection.retryTarget(kind, on, e, sql);
+    if (connection.rerunAsWrite()) {
+      kind = StatementKind.WRITE;
+    }
+    return again;
+  }
+
   /** Bookkeeping after an execution on {@code on}; a session {@code SET}/{@code USE} is recorded for the replica. */
   private void done(PhysicalConnection on) throws SQLException {
     connection.completed(kind, on);
@@ -127,7 +136,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     try {
       rs = ready(on).executeQuery();
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e);
+      on = retry(on, e);
       rs = ready(on).executeQuery();
     }
     done(on);
@@ -142,7 +151,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     try {
       result = ready(on).execute();
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e);
+      on = retry(on, e);
       result = ready(on).execute();
     }
     done(on);
@@ -162,7 +171,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     try {
       result = ready(on).executeLargeUpdate();
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e);
+      on = retry(on, e);
       result = ready(on).executeLargeUpdate();
     }
     done(on);

@@ -191,7 +191,7 @@ class RoutingStatement implements Statement {
     try {
       rs = physical(on).executeQuery(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e);
+      on = connection.retryTarget(kind, on, e, sql);
       rs = physical(on).executeQuery(sql);
     }
     done(kind, on, sql);
@@ -207,7 +207,7 @@ class RoutingStatement implements Statement {
     try {
       result = physical(on).execute(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e);
+      on = connection.retryTarget(kind, on, e, sql);
       result = physical(on).execute(sql);
     }
     done(kind, on, sql);
@@ -285,7 +285,7 @@ class RoutingStatement implements Statement {
     try {
       result = run(physical(on), sql, form, keysFlag, indexes, names);
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e);
+      on = connection.retryTarget(kind, on, e, sql);
       result = run(physical(on), sql, form, keysFlag, indexes, names);
     }
     done(kind, on, sql);

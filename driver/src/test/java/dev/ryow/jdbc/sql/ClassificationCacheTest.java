@@ -31,4 +31,31 @@ class ClassificationCacheTest {
     assertThat(cache.classify(longRead)).isEqualTo(StatementKind.READ);
     assertThat(cache.classify(longRead + "; DELETE FROM t")).isEqualTo(StatementKind.WRITE);
   }
+
+  @Test
+  void aRememberedWriteClassifiesAsAWriteInEverySpellingOfItsShape() {
+    ClassificationCache cache = new ClassificationCache();
+    assertThat(cache.classify("SELECT f(1)")).isEqualTo(StatementKind.READ);
+    assertThat(cache.uncached("SELECT f(?)")).isEqualTo(StatementKind.READ);
+    assertThat(cache.rememberWrite("SELECT f(1)")).isEqualTo("SELECT f ( ? )");
+    assertThat(cache.rememberWrite("SELECT  f( 2 )")).as("known already: not new").isNull();
+    assertThat(cache.classify("SELECT f(1)")).as("was cached as a read").isEqualTo(StatementKind.WRITE);
+    assertThat(cache.classify("select f(99)".toUpperCase(java.util.Locale.ROOT).replace("SELECT F", "SELECT f")))
+        .isEqualTo(StatementKind.WRITE);
+    assertThat(cache.uncached("SELECT f(?)")).as("prepared text").isEqualTo(StatementKind.WRITE);
+    assertThat(cache.isRememberedWrite("SELECT f('x')")).isTrue();
+    assertThat(cache.classify("SELECT g(1)")).as("other shapes stay reads").isEqualTo(StatementKind.READ);
+    assertThat(cache.classify("DELETE FROM t")).isEqualTo(StatementKind.WRITE);
+  }
+
+  @Test
+  void rememberedWritesAreBounded() {
+    ClassificationCache cache = new ClassificationCache();
+    for (int i = 0; i < ClassificationCache.MAX_HIDDEN_WRITES; i++) {
+      assertThat(cache.rememberWrite("SELECT f" + i + "()")).isNotNull();
+    }
+    assertThat(cache.rememberWrite("SELECT one_too_many()")).isNull();
+    assertThat(cache.classify("SELECT one_too_many()")).isEqualTo(StatementKind.READ);
+    assertThat(cache.classify("SELECT f7()")).isEqualTo(StatementKind.WRITE);
+  }
 }
