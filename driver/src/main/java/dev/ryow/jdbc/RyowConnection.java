@@ -16,8 +16,8 @@ public interface RyowConnection {
    * another connection, thread or process and {@link #mergeConsistencyToken merge} it there to read
    * those writes.
    *
-   * <p>Besides those writes, the set may name GTIDs the primary executed before them (see README,
-   * "Tokens stay small"), never GTIDs that nobody wrote or merged and the primary has not executed
+   * <p>Besides those writes, the set may name GTIDs the primary executed before them (see
+   * docs/consistency.md, "Tokens stay small"), never GTIDs that nobody wrote or merged and the primary has not executed
    * (unless even compacted it had to be widened, see {@link TokenCodec#encode}). A set that would
    * exceed {@code ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} is first compacted with one
    * query of the primary's {@code gtid_executed}, so that every token returned here decodes with the

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What all logical connections to one set of servers share: every server of the URL and what is
- * known of it ({@link ReplicaEndpoint}), which one is the primary now, the fallback policy and its
- * token bucket, the per-replica waiter caps, the background poller and the metrics. One per
+ * known of it ({@link ReplicaEndpoint}), which one is the primary now, the fallback policy (and its
+ * token bucket, if capped), the per-replica waiter caps, the background poller and the metrics. One per
  * distinct {@link RyowConfig#clusterKey()}.
  */
 public final class Cluster {
