@@ -185,6 +185,35 @@ final class Keywords {
   static final int XA = 168;
   static final int END = 169;
   static final int RECOVER = 170;
+  static final int PS_CURRENT_THREAD_ID = 171;
+  static final int PS_THREAD_ID = 172;
+  static final int CURRENT_ROLE = 173;
+  static final int ROLES_GRAPHML = 174;
+  static final int LOAD_FILE = 175;
+  static final int BINLOG_GTID_POS = 176;
+  static final int SERVICE_GET_READ_LOCKS = 177;
+  static final int SERVICE_GET_WRITE_LOCKS = 178;
+  static final int SERVICE_RELEASE_LOCKS = 179;
+  static final int FULL = 180;
+  static final int COLUMNS = 181;
+  static final int FIELDS = 182;
+  static final int INDEX = 183;
+  static final int INDEXES = 184;
+  static final int KEYS = 185;
+  static final int DATABASES = 186;
+  static final int SCHEMAS = 187;
+  static final int TRIGGERS = 188;
+  static final int GRANTS = 189;
+  static final int TABLES = 190;
+  static final int STATUS = 191;
+  static final int FUNCTION = 192;
+  static final int PROCEDURE = 193;
+  static final int CODE = 194;
+  static final int VIEW = 195;
+  static final int TRIGGER = 196;
+  static final int PERFORMANCE_SCHEMA = 197;
+  static final int SYS = 198;
+  static final int INFORMATION_SCHEMA = 199;
 
   /** Function category: none. */
   static final int FN_NONE = 0;
@@ -200,6 +229,12 @@ final class Keywords {
 
   /** Function category: pure built-ins whose value a {@code SET} can be replayed with. */
   static final int FN_PURE = 4;
+
+  /**
+   * Function category: describes the server that runs it ({@code VERSION()}): a query calling it runs
+   * on the primary, as with Connector/J alone, but a {@code SET} may be replayed with it.
+   */
+  static final int FN_SERVER = 5;
 
   private static final String[] NAMES = {
     "SELECT",
@@ -372,7 +407,36 @@ final class Keywords {
     "COMPLETION_TYPE",
     "XA",
     "END",
-    "RECOVER"
+    "RECOVER",
+    "PS_CURRENT_THREAD_ID",
+    "PS_THREAD_ID",
+    "CURRENT_ROLE",
+    "ROLES_GRAPHML",
+    "LOAD_FILE",
+    "BINLOG_GTID_POS",
+    "SERVICE_GET_READ_LOCKS",
+    "SERVICE_GET_WRITE_LOCKS",
+    "SERVICE_RELEASE_LOCKS",
+    "FULL",
+    "COLUMNS",
+    "FIELDS",
+    "INDEX",
+    "INDEXES",
+    "KEYS",
+    "DATABASES",
+    "SCHEMAS",
+    "TRIGGERS",
+    "GRANTS",
+    "TABLES",
+    "STATUS",
+    "FUNCTION",
+    "PROCEDURE",
+    "CODE",
+    "VIEW",
+    "TRIGGER",
+    "PERFORMANCE_SCHEMA",
+    "SYS",
+    "INFORMATION_SCHEMA"
   };
 
   private static final int[] CATEGORY = new int[NAMES.length];
@@ -406,6 +470,15 @@ final class Keywords {
     CATEGORY[WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS] = FN_PRIMARY;
     CATEGORY[MASTER_GTID_WAIT] = FN_PRIMARY;
     CATEGORY[CONNECTION_ID] = FN_PRIMARY;
+    CATEGORY[PS_CURRENT_THREAD_ID] = FN_PRIMARY;
+    CATEGORY[PS_THREAD_ID] = FN_PRIMARY;
+    CATEGORY[CURRENT_ROLE] = FN_PRIMARY;
+    CATEGORY[ROLES_GRAPHML] = FN_PRIMARY;
+    CATEGORY[LOAD_FILE] = FN_PRIMARY;
+    CATEGORY[BINLOG_GTID_POS] = FN_PRIMARY;
+    CATEGORY[SERVICE_GET_READ_LOCKS] = FN_PIN;
+    CATEGORY[SERVICE_GET_WRITE_LOCKS] = FN_PIN;
+    CATEGORY[SERVICE_RELEASE_LOCKS] = FN_PRIMARY;
     CATEGORY[CONCAT] = FN_PURE;
     CATEGORY[CONCAT_WS] = FN_PURE;
     CATEGORY[IF] = FN_PURE;
@@ -444,7 +517,7 @@ final class Keywords {
     CATEGORY[STR_TO_DATE] = FN_PURE;
     CATEGORY[USER] = FN_PURE;
     CATEGORY[CURRENT_USER] = FN_PURE;
-    CATEGORY[VERSION] = FN_PURE;
+    CATEGORY[VERSION] = FN_SERVER;
     CATEGORY[FIND_IN_SET] = FN_PURE;
     CATEGORY[REGEXP_REPLACE] = FN_PURE;
     CATEGORY[INSTR] = FN_PURE;

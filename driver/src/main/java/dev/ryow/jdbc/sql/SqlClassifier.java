@@ -29,7 +29,9 @@ import static dev.ryow.jdbc.sql.SqlLexer.tokenEnd;
  *       MariaDB's {@code BEGIN NOT ATOMIC}, {@code ;} does not split.
  *   <li>The statement: decided by its first words (see {@link StatementKind} for the table), then by
  *       what a scan of the whole statement found: locking clauses, {@code INTO}, DML verbs, calls of
- *       session-bound functions, user variables, session-bound system variables.
+ *       session-bound functions (also quoted: {@code `LAST_INSERT_ID`()}), user variables, system
+ *       variables (any scope, spaces and comments between {@code @@scope}, {@code .} and the name),
+ *       the server's instrumentation schemas.
  *   <li>Route hints in any comment of the string: {@code ryow:primary} turns
  *       {@link StatementKind#READ} into {@link StatementKind#PRIMARY_READ}; {@code ryow:replica}
  *       turns a {@link StatementKind#PRIMARY_READ} that is not a locking read into
@@ -59,7 +61,12 @@ public final class SqlClassifier {
   private static final long F_UNBALANCED = 1L << 46;
   private static final long F_UNKNOWN_CALL = 1L << 47;
   private static final long F_TX_VAR = 1L << 48;
-  private static final long FINDINGS = 0x1FFFL << 36;
+  /**
+   * A value of the session or of the server instance rather than of replicated data: a system
+   * variable other than the server's identity, {@code VERSION()}, {@code performance_schema}.
+   */
+  private static final long F_SERVER_STATE = 1L << 49;
+  private static final long FINDINGS = 0x3FFFL << 36;
 
   /** What makes a {@code SET} value impossible to replay on a replica. */
   private static final long SET_NOT_REPLAYABLE =
@@ -71,12 +78,25 @@ public final class SqlClassifier {
   private static final StatementKind[] KINDS = StatementKind.values();
 
   /**
-   * System variables whose value belongs to the session's last statements and is not mirrored:
-   * reading them on a replica gives another answer.
+   * System variables the server itself changes as the session's statements run (not by a
+   * {@code SET} the router records): a {@code SET} that reads them cannot be replayed on a replica.
    */
   private static final String[] SESSION_BOUND_SYSVARS = {
-    "IDENTITY", "LAST_INSERT_ID", "INSERT_ID", "WARNING_COUNT", "ERROR_COUNT", "LAST_GTID", "IN_TRANSACTION"
+    "IDENTITY", "LAST_INSERT_ID", "INSERT_ID", "WARNING_COUNT", "ERROR_COUNT", "LAST_GTID", "IN_TRANSACTION",
+    "PSEUDO_THREAD_ID", "GTID_OWNED", "GTID_NEXT", "TIMESTAMP", "RAND_SEED1", "RAND_SEED2"
   };
+
+  /**
+   * The only system variables a read may take to a replica: they identify the server that ran the
+   * statement (how an application, or a test, asks where a read ran) and nothing else. Every other
+   * system variable is the session's or the server's own state, answered by the primary.
+   */
+  private static final String[] SERVER_IDENTITY_SYSVARS = {"PORT", "SERVER_UUID", "SERVER_ID", "HOSTNAME"};
+
+  // What follows a '@@scope' token whose variable name comes in later tokens ('@@session . x').
+  private static final int SYSVAR_NONE = 0;
+  private static final int SYSVAR_AWAIT_DOT = 1;
+  private static final int SYSVAR_AWAIT_NAME = 2;
 
   private SqlClassifier() {}
 
@@ -169,10 +189,9 @@ public final class SqlClassifier {
       case Keywords.SHOW:
         f = scan(s, st, false);
         kind = queryKind(f);
-        if (kind == StatementKind.READ
-            && (k2 == Keywords.WARNINGS || k2 == Keywords.ERRORS || k2 == Keywords.COUNT
-                || k2 == Keywords.PROFILE || k2 == Keywords.PROFILES)) {
-          // Diagnostics of this session's previous statement(s), not data.
+        if (kind == StatementKind.READ && !showsSchema(s, h2, k2)) {
+          // The session's or the server's own state (status, variables, warnings, processes,
+          // replication, binary logs, engines...): answered by the primary, as without the driver.
           kind = StatementKind.PRIMARY_READ;
         }
         break;
@@ -281,10 +300,58 @@ public final class SqlClassifier {
     if ((f & (F_DML | F_INTO | F_WRITE_FN)) != 0) {
       return StatementKind.WRITE;
     }
-    if ((f & (F_LOCKING | F_PRIMARY_FN | F_USER_VAR | F_SESSION_VAR)) != 0) {
+    if ((f & (F_LOCKING | F_PRIMARY_FN | F_USER_VAR | F_SESSION_VAR | F_SERVER_STATE)) != 0) {
       return StatementKind.PRIMARY_READ;
     }
     return StatementKind.READ;
+  }
+
+  /**
+   * Whether a {@code SHOW} (second token at {@code h2}) describes schema objects or accounts, which
+   * replication copies: {@code [FULL|EXTENDED [FULL]] TABLES, COLUMNS, FIELDS, INDEX(ES), KEYS},
+   * {@code DATABASES}, {@code SCHEMAS}, {@code TRIGGERS}, {@code GRANTS}, {@code TABLE STATUS},
+   * {@code FUNCTION|PROCEDURE STATUS|CODE}, {@code CREATE TABLE|VIEW|PROCEDURE|FUNCTION|TRIGGER|
+   * DATABASE|SCHEMA|USER}. Everything else is the session's or the server's own state.
+   */
+  private static boolean showsSchema(String s, long h2, int k2) {
+    long h = h2;
+    int k = k2;
+    if (k == Keywords.EXTENDED) {
+      h = next(s, h);
+      k = code(s, h);
+    }
+    if (k == Keywords.FULL) {
+      h = next(s, h);
+      k = code(s, h);
+    }
+    switch (k) {
+      case Keywords.TABLES:
+      case Keywords.COLUMNS:
+      case Keywords.FIELDS:
+      case Keywords.INDEX:
+      case Keywords.INDEXES:
+      case Keywords.KEYS:
+      case Keywords.DATABASES:
+      case Keywords.SCHEMAS:
+      case Keywords.TRIGGERS:
+      case Keywords.GRANTS:
+        return true;
+      case Keywords.TABLE:
+        return code(s, next(s, h)) == Keywords.STATUS;
+      case Keywords.FUNCTION:
+      case Keywords.PROCEDURE: {
+        int what = code(s, next(s, h));
+        return what == Keywords.STATUS || what == Keywords.CODE;
+      }
+      case Keywords.CREATE: {
+        int what = code(s, next(s, h));
+        return what == Keywords.TABLE || what == Keywords.VIEW || what == Keywords.PROCEDURE
+            || what == Keywords.FUNCTION || what == Keywords.TRIGGER || what == Keywords.DATABASE
+            || what == Keywords.SCHEMA || what == Keywords.USER;
+      }
+      default:
+        return false;
+    }
   }
 
   private static StatementKind pinOr(long f, StatementKind otherwise) {
@@ -501,9 +568,16 @@ public final class SqlClassifier {
     boolean afterDot = false;
     int prev1 = Keywords.NONE;
     int prev2 = Keywords.NONE;
-    // The last word, waiting for the next token to tell whether it is called.
+    // The last word (or backtick-quoted name), waiting for the next token to tell whether it is
+    // called or qualifies a name ('performance_schema.').
     int pending = Keywords.NONE;
     boolean hasPending = false;
+    boolean pendingQuoted = false;
+    // After 'information_schema.': the table name decides.
+    boolean infoSchemaTable = false;
+    // A '@@scope' whose variable name is still to come, and that scope's code.
+    int sysvar = SYSVAR_NONE;
+    int sysvarScope = Keywords.NONE;
     // End and shape of the previous token: '@' right after a name or string is user@host.
     int prevEnd = -1;
     boolean prevNameLike = false;
@@ -516,8 +590,11 @@ public final class SqlClassifier {
         return c;
       }
       if (p >= n) {
-        if (hasPending) {
+        if (hasPending && !pendingQuoted) {
           c = called(c, pending, false);
+        }
+        if (sysvar != SYSVAR_NONE) {
+          c |= F_SESSION_VAR | F_SERVER_STATE; // '@@session' at the end: the server rejects it
         }
         break;
       }
@@ -527,7 +604,12 @@ public final class SqlClassifier {
       }
       char ch = s.charAt(p);
       if (hasPending) {
-        c = called(c, pending, ch == '(');
+        if (ch == '.') {
+          c |= qualifier(pending);
+          infoSchemaTable = pending == Keywords.INFORMATION_SCHEMA;
+        } else if (!pendingQuoted || ch == '(') {
+          c = called(c, pending, ch == '(');
+        }
         hasPending = false;
       }
       if (globalVarPending) {
@@ -535,6 +617,31 @@ public final class SqlClassifier {
           c |= F_GLOBAL_SCOPE;
         }
         globalVarPending = false;
+      }
+      if (sysvar != SYSVAR_NONE) {
+        if (sysvar == SYSVAR_AWAIT_DOT && ch == '.') {
+          sysvar = SYSVAR_AWAIT_NAME;
+          c = at(c, e);
+          continue;
+        }
+        sysvar = SYSVAR_NONE;
+        if (SqlLexer.isWordChar(ch) || ch == '`') {
+          long v = systemVariable(s, sysvarScope, p, e);
+          globalVarPending = (v & F_GLOBAL_SCOPE) != 0;
+          c |= v & ~F_GLOBAL_SCOPE;
+          prev1 = Keywords.NONE;
+          prev2 = Keywords.NONE;
+          afterDot = false;
+          prevEnd = e;
+          prevNameLike = true;
+          c = at(c, e);
+          continue;
+        }
+        c |= F_SESSION_VAR | F_SERVER_STATE; // not a form the server accepts: assume the worst
+      }
+      if (infoSchemaTable && ch != '.') {
+        c |= informationSchemaTable(s, p, e);
+        infoSchemaTable = false;
       }
       if (SqlLexer.isWordChar(ch)) {
         int k = Keywords.lookup(s, p, e);
@@ -550,12 +657,18 @@ public final class SqlClassifier {
           }
         }
         hasPending = true;
+        pendingQuoted = false;
         prev2 = prev1;
         prev1 = k;
       } else {
         prev1 = Keywords.NONE;
         prev2 = Keywords.NONE;
-        if (ch == '(') {
+        if (ch == '`') {
+          // A quoted name: `LAST_INSERT_ID`() calls the built-in; `performance_schema`.t qualifies.
+          pending = afterDot ? Keywords.NONE : Keywords.lookup(s, p + 1, e - 1);
+          hasPending = true;
+          pendingQuoted = true;
+        } else if (ch == '(') {
           depth++;
         } else if (ch == ')') {
           if (depth == 0) {
@@ -569,9 +682,21 @@ public final class SqlClassifier {
           }
           return at(c, e);
         } else if (ch == '@' && !(prevNameLike && prevEnd == p)) {
-          long v = variable(s, p, e);
-          globalVarPending = (v & F_GLOBAL_SCOPE) != 0;
-          c |= v & ~F_GLOBAL_SCOPE;
+          if (e > p + 1 && s.charAt(p + 1) == '@') {
+            int scope = scopeOnly(s, p + 2, e);
+            if (scope != Keywords.NONE) {
+              // '@@session' or '@@session.' with the name in the next tokens: '@@session . x'.
+              sysvar = s.charAt(e - 1) == '.' ? SYSVAR_AWAIT_NAME : SYSVAR_AWAIT_DOT;
+              sysvarScope = scope;
+            } else {
+              long v = variable(s, p, e);
+              globalVarPending = (v & F_GLOBAL_SCOPE) != 0;
+              c |= v & ~F_GLOBAL_SCOPE;
+            }
+          } else {
+            // A user variable: @x, @'x', and a lone '@' (the variable with the empty name).
+            c |= F_USER_VAR;
+          }
         }
       }
       afterDot = ch == '.';
@@ -626,6 +751,31 @@ public final class SqlClassifier {
     }
   }
 
+  /** Findings of a word qualifying a name ({@code word.}): the server's own schemas. */
+  private static long qualifier(int k) {
+    return k == Keywords.PERFORMANCE_SCHEMA || k == Keywords.SYS ? F_SERVER_STATE : 0;
+  }
+
+  /**
+   * Findings of the table name {@code s[p, e)} after {@code information_schema.}: the tables that
+   * show the server's runtime state (processes, InnoDB internals, status and variables).
+   */
+  private static long informationSchemaTable(String s, int p, int e) {
+    int from = p;
+    int to = e;
+    if (to - from >= 2 && s.charAt(from) == '`' && s.charAt(to - 1) == '`') {
+      from++;
+      to--;
+    }
+    if (SqlLexer.asciiEqualsIgnoreCase(s, from, to, "PROCESSLIST")
+        || (to - from > 7 && SqlLexer.asciiEqualsIgnoreCase(s, from, from + 7, "INNODB_"))
+        || (to - from > 6 && SqlLexer.asciiEqualsIgnoreCase(s, to - 6, to, "STATUS"))
+        || (to - from > 9 && SqlLexer.asciiEqualsIgnoreCase(s, to - 9, to, "VARIABLES"))) {
+      return F_SERVER_STATE;
+    }
+    return 0;
+  }
+
   /** Findings of a word once the next token tells whether it is called. */
   private static long called(long c, int k, boolean isCall) {
     if (!isCall) {
@@ -640,38 +790,42 @@ public final class SqlClassifier {
         return c | F_PRIMARY_FN;
       case Keywords.FN_PURE:
         return c;
+      case Keywords.FN_SERVER:
+        return c | F_SERVER_STATE;
       default:
         return c | F_UNKNOWN_CALL;
     }
   }
 
   /**
-   * Findings of a variable token {@code s[p, e)} starting with {@code @}; {@link #F_GLOBAL_SCOPE}
-   * here means a {@code @@global.}/{@code @@persist.}/{@code @@persist_only.} prefix, which the
-   * caller keeps only when the variable is assigned.
+   * Findings of a system variable token {@code s[p, e)} starting with {@code @@} that holds its
+   * whole name ({@code @@x}, {@code @@scope.x}, {@code @@x.component}, backticked parts);
+   * {@link #F_GLOBAL_SCOPE} here means a {@code global}/{@code persist}/{@code persist_only} scope,
+   * which the caller keeps only when the variable is assigned.
    */
   private static long variable(String s, int p, int e) {
-    if (e == p + 1) {
-      return 0; // a lone '@', as in 'user'@'host'
-    }
-    if (s.charAt(p + 1) != '@') {
-      return F_USER_VAR;
-    }
     int nameStart = p + 2;
     if (nameStart >= e) {
-      return F_SESSION_VAR; // '@@' then something we do not lex: assume the worst
+      return F_SESSION_VAR | F_SERVER_STATE; // '@@' then something we do not lex: assume the worst
     }
-    long f = 0;
     int dot = indexOf(s, '.', nameStart, e);
-    if (dot >= 0) {
-      if (SqlLexer.asciiEqualsIgnoreCase(s, nameStart, dot, "GLOBAL")
-          || SqlLexer.asciiEqualsIgnoreCase(s, nameStart, dot, "PERSIST")
-          || SqlLexer.asciiEqualsIgnoreCase(s, nameStart, dot, "PERSIST_ONLY")) {
-        f |= F_GLOBAL_SCOPE;
-      }
-      nameStart = lastIndexOf(s, '.', nameStart, e) + 1;
+    int scope = dot > nameStart ? scopeCode(s, nameStart, dot) : Keywords.NONE;
+    return systemVariable(s, scope, scope == Keywords.NONE ? nameStart : dot + 1, e);
+  }
+
+  /**
+   * Findings of reading system variable {@code s[from, to)} (possibly backticked, possibly with a
+   * component: {@code validate_password.length}) in {@code scope} ({@link Keywords#NONE} when none
+   * was written). Every system variable but the server's identity is the session's or the server's
+   * own state; some also cannot be replayed by a {@code SET}, or control transactions.
+   */
+  private static long systemVariable(String s, int scope, int from, int to) {
+    long f = 0;
+    if (scope == Keywords.GLOBAL || scope == Keywords.PERSIST || scope == Keywords.PERSIST_ONLY) {
+      f |= F_GLOBAL_SCOPE;
     }
-    int nameEnd = e;
+    int nameStart = from;
+    int nameEnd = to;
     if (nameEnd - nameStart >= 2 && s.charAt(nameStart) == '`' && s.charAt(nameEnd - 1) == '`') {
       nameStart++;
       nameEnd--;
@@ -682,23 +836,44 @@ public final class SqlClassifier {
     }
     for (String name : SESSION_BOUND_SYSVARS) {
       if (SqlLexer.asciiEqualsIgnoreCase(s, nameStart, nameEnd, name)) {
-        return f | F_SESSION_VAR;
+        f |= F_SESSION_VAR;
+        break;
       }
     }
-    return f;
+    boolean identity = false;
+    if (scope == Keywords.NONE || scope == Keywords.GLOBAL) {
+      for (String name : SERVER_IDENTITY_SYSVARS) {
+        if (SqlLexer.asciiEqualsIgnoreCase(s, nameStart, nameEnd, name)) {
+          identity = true;
+          break;
+        }
+      }
+    }
+    return identity ? f : f | F_SERVER_STATE;
+  }
+
+  /** The scope keyword code of {@code s[from, to)}, or {@link Keywords#NONE} if it is no scope. */
+  private static int scopeCode(String s, int from, int to) {
+    int k = Keywords.lookup(s, from, to);
+    return k == Keywords.GLOBAL || k == Keywords.SESSION || k == Keywords.LOCAL || k == Keywords.PERSIST
+        || k == Keywords.PERSIST_ONLY ? k : Keywords.NONE;
+  }
+
+  /**
+   * For the body {@code s[from, to)} of a {@code @@} token: the scope code if the body is only a
+   * scope word, with or without its dot ({@code @@session}, {@code @@session.}), so that the name
+   * follows in later tokens; otherwise {@link Keywords#NONE}.
+   */
+  private static int scopeOnly(String s, int from, int to) {
+    int end = to > from && s.charAt(to - 1) == '.' ? to - 1 : to;
+    if (end <= from || indexOf(s, '.', from, end) >= 0) {
+      return Keywords.NONE;
+    }
+    return scopeCode(s, from, end);
   }
 
   private static int indexOf(String s, char ch, int from, int to) {
     for (int i = from; i < to; i++) {
-      if (s.charAt(i) == ch) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int lastIndexOf(String s, char ch, int from, int to) {
-    for (int i = to - 1; i >= from; i--) {
       if (s.charAt(i) == ch) {
         return i;
       }

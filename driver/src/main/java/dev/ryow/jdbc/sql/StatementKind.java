@@ -9,20 +9,26 @@ package dev.ryow.jdbc.sql;
  */
 public enum StatementKind {
   /**
-   * Provably read-only and safe to run on a replica: {@code SELECT}, {@code WITH … SELECT},
-   * {@code TABLE t}, {@code VALUES ROW(…)}, parenthesised queries and unions, {@code SHOW},
-   * {@code DESCRIBE}/{@code DESC}/{@code EXPLAIN} of a read, {@code HELP}. Reads of system variables
-   * ({@code @@x}, {@code @@session.x}, {@code @@global.x}) are reads: session variables are mirrored
-   * and server variables such as {@code @@server_uuid} describe whichever server ran the statement.
+   * Provably read-only, reading replicated data only, and safe to run on a replica: {@code SELECT},
+   * {@code WITH … SELECT}, {@code TABLE t}, {@code VALUES ROW(…)}, parenthesised queries and unions,
+   * {@code SHOW} of schema objects and accounts ({@code TABLES}, {@code COLUMNS}, {@code INDEX},
+   * {@code CREATE TABLE}, {@code GRANTS}, …), {@code DESCRIBE}/{@code DESC}/{@code EXPLAIN} of a read,
+   * {@code HELP}. Of the system variables only the server's identity ({@code @@port},
+   * {@code @@server_uuid}, {@code @@server_id}, {@code @@hostname}) may be read here: it says which
+   * server ran the statement.
    */
   READ,
 
   /**
    * Read-only, but must run on the primary: locking reads ({@code FOR UPDATE}, {@code FOR SHARE},
    * {@code LOCK IN SHARE MODE}), reads of session-bound values ({@code LAST_INSERT_ID()},
-   * {@code ROW_COUNT()}, {@code FOUND_ROWS()}, {@code CONNECTION_ID()}, lock functions other than
-   * {@code GET_LOCK}, user variables {@code @x}, {@code @@identity}, {@code @@warning_count}, …),
-   * {@code SQL_CALC_FOUND_ROWS}, {@code SHOW WARNINGS}/{@code ERRORS}/{@code PROFILE(S)},
+   * {@code ROW_COUNT()}, {@code FOUND_ROWS()}, {@code CONNECTION_ID()}, {@code PS_CURRENT_THREAD_ID()},
+   * {@code CURRENT_ROLE()}, lock functions other than {@code GET_LOCK}, user variables {@code @x}),
+   * reads of any system variable but the server's identity, in any scope and spelling
+   * ({@code @@identity}, {@code @@session . sql_mode}, {@code @@global.gtid_executed}, …),
+   * {@code VERSION()}, {@code performance_schema}/{@code sys} and the runtime tables of
+   * {@code information_schema}, {@code SQL_CALC_FOUND_ROWS}, every {@code SHOW} but those of schema
+   * objects and accounts ({@code SHOW STATUS}, {@code VARIABLES}, {@code WARNINGS}, {@code PROCESSLIST}, …),
    * {@code EXPLAIN ANALYZE} of a read, {@code EXPLAIN} (without {@code ANALYZE}) of a write,
    * {@code XA RECOVER}, and any read carrying a {@code ryow:primary} hint.
    */

@@ -78,7 +78,7 @@ class MyBatisIT {
     @Update("SET SESSION sql_mode = 'ANSI_QUOTES'")
     void ansiQuotes();
 
-    @Select("SELECT CONCAT(@@session.time_zone, ' ', @@session.sql_mode) AS setting, @@port AS port")
+    @Select("/* ryow:replica */ SELECT CONCAT(@@session.time_zone, ' ', @@session.sql_mode) AS setting, @@port AS port")
     Map<String, Object> sessionSettings();
   }
 

@@ -69,10 +69,10 @@ class RecoveryIT {
   void replicaConnectionClosedByTheServer_theReadRunsAgainElsewhere() throws SQLException {
     try (Connection c = Topology.ryow("ryow.failoverTimeout=20004")) {
       MetricsSnapshot before = c.unwrap(RyowConnection.class).clusterMetrics();
-      int[] first = ask(c, "SELECT @@port, @@pseudo_thread_id");
+      int[] first = ask(c, "/* ryow:replica */ SELECT @@port, @@pseudo_thread_id");
       assertThat(first[0]).isIn(REPLICA_PORTS);
       Topology.exec(first[0], "KILL " + first[1]);
-      int[] again = ask(c, "SELECT @@port, @@pseudo_thread_id");
+      int[] again = ask(c, "/* ryow:replica */ SELECT @@port, @@pseudo_thread_id");
       MetricsSnapshot after = c.unwrap(RyowConnection.class).clusterMetrics();
       System.out.printf("replica session %d on %d killed; the next read ran on %d (session %d)%n",
           first[1], first[0], again[0], again[1]);

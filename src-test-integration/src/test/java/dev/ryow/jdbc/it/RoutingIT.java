@@ -187,10 +187,10 @@ class RoutingIT {
     try (Connection c = Topology.ryow();
         Statement s = c.createStatement()) {
       s.execute("SET time_zone = '+05:00'");
-      assertThat(Topology.queryString(c, "SELECT @@session.time_zone")).isEqualTo("+05:00");
+      assertThat(Topology.queryString(c, "/* ryow:replica */ SELECT @@session.time_zone")).isEqualTo("+05:00");
       assertThat(c.unwrap(RyowConnection.class).lastServerRole()).isEqualTo(ServerRole.REPLICA);
       c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      assertThat(Topology.queryString(c, "SELECT @@session.transaction_isolation")).isEqualTo("READ-COMMITTED");
+      assertThat(Topology.queryString(c, "/* ryow:replica */ SELECT @@session.transaction_isolation")).isEqualTo("READ-COMMITTED");
       assertThat(c.unwrap(RyowConnection.class).lastServerRole()).isEqualTo(ServerRole.REPLICA);
     }
   }

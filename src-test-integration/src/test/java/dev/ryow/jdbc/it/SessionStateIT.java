@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * replica (temporary tables, user locks) keeps its work where the state lives, and session variables
  * set with {@code SET} reach the replica that answers the next read. Each row returns the
  * {@code @@port} of the server that produced it; each check has a plain-connection counterpart that
- * shows what a wrong route would have returned.
+ * shows what a wrong route would have returned. Reads of system variables run on the primary; the
+ * checks of the replica session's mirrored variables ask for the replica with a {@code ryow:replica} hint.
  */
 class SessionStateIT {
 
@@ -160,7 +161,7 @@ class SessionStateIT {
       // The replica connection exists before the SET: the SET must be replayed on it.
       assertThat(port(c)).isIn(REPLICA_PORTS);
       s.execute("SET @@session.sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,STRICT_TRANS_TABLES'");
-      Object[] mode = row(c, "SELECT @@session.sql_mode, @@port");
+      Object[] mode = row(c, "/* ryow:replica */ SELECT @@session.sql_mode, @@port");
       assertThat((String) mode[0]).contains("ANSI_QUOTES", "PIPES_AS_CONCAT", "STRICT_TRANS_TABLES")
           .doesNotContain("ONLY_FULL_GROUP_BY");
       assertThat(mode[1]).as("answered by a replica").isIn(REPLICA_PORTS);
@@ -170,7 +171,7 @@ class SessionStateIT {
           + " WHERE table_schema = 'mysql' AND table_name = 'user'")).containsExactly("user", mode[1]);
 
       s.execute("SET SESSION sql_mode = 'TRADITIONAL', time_zone = '+02:00'");
-      Object[] traditional = row(c, "SELECT CONCAT(@@session.sql_mode, ' ', @@session.time_zone), @@port");
+      Object[] traditional = row(c, "/* ryow:replica */ SELECT CONCAT(@@session.sql_mode, ' ', @@session.time_zone), @@port");
       assertThat((String) traditional[0]).contains("STRICT_ALL_TABLES", "NO_ZERO_DATE", "+02:00")
           .doesNotContain("ANSI_QUOTES");
       assertThat(traditional[1]).isIn(REPLICA_PORTS);
@@ -180,7 +181,7 @@ class SessionStateIT {
         Statement s = c.createStatement()) {
       // The SET before the first replica read: the new replica connection must get it.
       s.execute("set sql_mode = 'ANSI_QUOTES'");
-      Object[] mode = row(c, "SELECT @@session.sql_mode, @@port");
+      Object[] mode = row(c, "/* ryow:replica */ SELECT @@session.sql_mode, @@port");
       assertThat(mode[0]).isEqualTo("ANSI_QUOTES");
       assertThat(mode[1]).isIn(REPLICA_PORTS);
     }
@@ -193,7 +194,7 @@ class SessionStateIT {
       try (PreparedStatement set = c.prepareStatement("SET SESSION time_zone = '+04:00'")) {
         set.execute();
       }
-      Object[] zone = row(c, "SELECT @@session.time_zone, @@port");
+      Object[] zone = row(c, "/* ryow:replica */ SELECT @@session.time_zone, @@port");
       assertThat(zone[0]).as("time_zone set by a PreparedStatement without parameters, seen by port %s", zone[1])
           .isEqualTo("+04:00");
       assertThat(zone[1]).isIn(REPLICA_PORTS);
@@ -208,7 +209,7 @@ class SessionStateIT {
         set.setString(1, "ANSI_QUOTES,PIPES_AS_CONCAT");
         set.execute();
       }
-      Object[] mode = row(c, "SELECT @@session.sql_mode, @@port");
+      Object[] mode = row(c, "/* ryow:replica */ SELECT @@session.sql_mode, @@port");
       assertThat(mode[0]).as("sql_mode seen by the server that answered (port %s)", mode[1])
           .isEqualTo("PIPES_AS_CONCAT,ANSI_QUOTES");
       assertThat(mode[1]).isIn(REPLICA_PORTS);
