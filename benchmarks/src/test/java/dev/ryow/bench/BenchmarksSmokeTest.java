@@ -4,11 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.bench.Workload.Cell;
 import dev.ryow.bench.Workload.Condition;
+import dev.ryow.bench.stub.StubCluster;
+import dev.ryow.bench.stub.StubDriver;
+import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -144,5 +152,43 @@ class BenchmarksSmokeTest {
     assertThat(t.replicationUrl()).startsWith("jdbc:mysql:replication://" + String.join(",", t.servers()) + "/");
     assertThat(t.ryowUrl("ryow.gtidCapture=query")).endsWith("ryow.gtidCapture=query");
     assertThat(t.mysqlUrl(t.primary(), "a", "b")).contains("user=a", "password=b");
+  }
+
+  @Test
+  void theWrapperOverStubConnectionsRoutesAndTracksGtidsAsOverConnectorJ() throws Exception {
+    StubCluster stub = new StubCluster();
+    try (Connection c = stub.ryow()) {
+      RyowConnection ryow = c.unwrap(RyowConnection.class);
+      try (PreparedStatement read = c.prepareStatement(WrapperOverheadBenchmark.REPLICA_SELECT)) {
+        read.setLong(1, 1L);
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(42);
+        }
+      }
+      assertThat(ryow.lastServerRole()).isEqualTo(ServerRole.REPLICA);
+      assertThat(ryow.lastServerAddress()).isEqualTo(StubCluster.REPLICA);
+      try (Statement s = c.createStatement()) {
+        assertThat(s.executeUpdate(WrapperOverheadBenchmark.UPDATE)).isEqualTo(1);
+        assertThat(ryow.lastServerRole()).isEqualTo(ServerRole.PRIMARY);
+        assertThat(ryow.consistencyToken()).as("the stub's GTID reached the watermark").contains(StubDriver.PRIMARY_UUID);
+        try (ResultSet rs = s.executeQuery(WrapperOverheadBenchmark.PRIMARY_SELECT)) {
+          assertThat(rs.next()).isTrue();
+        }
+        assertThat(ryow.lastServerRole()).isEqualTo(ServerRole.PRIMARY);
+      }
+    }
+  }
+
+  @Test
+  void prepareStatementClassifiesThroughTheClustersCache() throws Exception {
+    StubCluster stub = new StubCluster();
+    String sql = "SELECT v FROM orm_entity WHERE id = ? /* prepared " + System.nanoTime() + " */";
+    try (Connection c = stub.ryow()) {
+      assertThat(stub.classificationCached(sql)).isFalse();
+      c.prepareStatement(sql).close();
+      assertThat(stub.classificationCached(sql)).as("classification of a prepared SQL text kept for the next prepare")
+          .isTrue();
+    }
   }
 }

@@ -49,13 +49,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   }
 
   /**
-   * Classifies {@code sql}. A statement that can only run on the primary is prepared there at once,
-   * so syntax errors surface here as they would with Connector/J.
+   * Classifies {@code sql} through the cluster's {@link dev.ryow.jdbc.sql.ClassificationCache} (ORMs
+   * prepare the same text for every execution). A statement that can only run on the primary is
+   * prepared there at once, so syntax errors surface here as they would with Connector/J.
    */
   static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
       throws SQLException {
-    RoutingPreparedStatement ps =
-        new RoutingPreparedStatement(connection, sql, shape, connection.cluster().classifications().uncached(sql));
+    RoutingPreparedStatement ps = new RoutingPreparedStatement(
+        connection, sql, shape, connection.cluster().classifications().classify(sql));
     if (ps.kind != StatementKind.READ) {
       ps.prepared(connection.primary());
     }

@@ -8,6 +8,7 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.gtid.GtidSet;
 import java.sql.Connection;
+import java.sql.Driver;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -29,11 +30,20 @@ public final class ConnectorJ {
   private static final String MONITOR_CONNECT_TIMEOUT_MILLIS = "2000";
   private static final String MONITOR_SOCKET_TIMEOUT_MILLIS = "5000";
 
-  private final NonRegisteringDriver driver;
+  private final Driver driver;
 
   /** Loads Connector/J. */
   public ConnectorJ() throws SQLException {
-    this.driver = new NonRegisteringDriver();
+    this(new NonRegisteringDriver());
+  }
+
+  /**
+   * Opens the physical connections through {@code physicalDriver} instead of Connector/J: the seam
+   * for measuring the wrapper alone against an in-process stub driver (benchmarks). It is handed
+   * {@code jdbc:mysql://host:port/database} URLs and must answer the probe and monitor queries.
+   */
+  public ConnectorJ(Driver physicalDriver) {
+    this.driver = physicalDriver;
   }
 
   /** Connector/J's version, e.g. {@code 26.10}, for diagnostics. */

@@ -58,9 +58,9 @@ public final class ClassificationCache {
   }
 
   /**
-   * The kind of {@code sql} without looking at or filling the cache (prepared statements, classified
-   * once): as {@link SqlClassifier#classify}, except that a read of a shape {@link #rememberWrite
-   * remembered as writing} is a {@link StatementKind#WRITE}.
+   * The kind of {@code sql} without looking at or filling the cache: as {@link SqlClassifier#classify},
+   * except that a read of a shape {@link #rememberWrite remembered as writing} is a
+   * {@link StatementKind#WRITE}.
    */
   public StatementKind uncached(String sql) {
     StatementKind kind = SqlClassifier.classify(sql);
@@ -98,5 +98,15 @@ public final class ClassificationCache {
     }
     String shape = SqlText.shape(sql);
     return shape != null && hiddenWrites.contains(shape);
+  }
+
+  /** The kind remembered for {@code sql}, or null if it is not in the cache now (diagnostics and tests). */
+  public @Nullable StatementKind cached(String sql) {
+    if (sql.length() > MAX_CACHED_LENGTH) {
+      return null;
+    }
+    int h = sql.hashCode();
+    Entry e = entries[(h ^ (h >>> 16)) & (SLOTS - 1)];
+    return e != null && e.sql.equals(sql) ? e.kind : null;
   }
 }

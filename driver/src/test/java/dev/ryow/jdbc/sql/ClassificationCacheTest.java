@@ -58,4 +58,16 @@ class ClassificationCacheTest {
     assertThat(cache.classify("SELECT one_too_many()")).isEqualTo(StatementKind.READ);
     assertThat(cache.classify("SELECT f7()")).isEqualTo(StatementKind.WRITE);
   }
+
+  @Test
+  void cachedReportsWhatTheCacheHoldsWithoutClassifying() {
+    ClassificationCache cache = new ClassificationCache();
+    String sql = "SELECT v FROM t WHERE id = ?";
+    assertThat(cache.cached(sql)).isNull();
+    cache.classify(sql);
+    assertThat(cache.cached(new String(sql.toCharArray()))).isEqualTo(StatementKind.READ);
+    String longRead = "SELECT " + "x, ".repeat(500) + "y FROM t";
+    cache.classify(longRead);
+    assertThat(cache.cached(longRead)).as("longer than the cache keeps").isNull();
+  }
 }
