@@ -22,24 +22,30 @@ final class Chart {
   private final List<Condition> conditions;
   private final List<Cell> cells;
   private final StringBuilder svg = new StringBuilder();
+  private final String network;
 
-  Chart(List<Approach> approaches, List<Condition> conditions, List<Cell> cells) {
+  Chart(List<Approach> approaches, List<Condition> conditions, List<Cell> cells, String network) {
     this.approaches = approaches;
     this.conditions = conditions;
     this.cells = cells;
+    this.network = network;
   }
 
   private record Panel(String title, ToDoubleFunction<Cell> value, ToDoubleFunction<Cell> whisker, boolean log,
       String format, double fixedMax) {}
 
   String svg() {
-    List<Panel> panels = List.of(
+    List<Panel> panels = new java.util.ArrayList<>(List.of(
         new Panel("Read latency, ms: bar p50, line to p99 (log)", Cell::readP50, Cell::readP99, true, null, 0),
         new Panel("Write latency, ms: bar p50, line to p99 (log)", Cell::writeP50, Cell::writeP99, true, null, 0),
         new Panel("Stale reads, % of reads", c -> 100 * c.staleShare(), null, false, "%.1f", 100),
         new Panel("Reads served by the primary, %", c -> 100 * c.primaryShare(), null, false, "%.0f", 100),
         new Panel("Statements per iteration (all servers)", Cell::statementsPerIteration, null, false, "%.1f", 0),
-        new Panel("Iterations per second", Cell::iterationsPerSecond, null, false, "%.0f", 0));
+        new Panel("Iterations per second", Cell::iterationsPerSecond, null, false, "%.0f", 0)));
+    if (cells.stream().anyMatch(c -> c.roundTrips() >= 0)) {
+      panels.add(1, new Panel("Round trips per iteration (all servers)", Cell::roundTripsPerIteration, null, false,
+          "%.1f", 0));
+    }
     int cols = 3;
     int rows = (panels.size() + cols - 1) / cols;
     int width = cols * PANEL_W;
@@ -48,7 +54,7 @@ final class Chart {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             + "font-family=\"sans-serif\" font-size=\"11\">%n", width, height, width, height));
     svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", width, height));
-    text(12, 20, "start", 14, "bold", "Read-your-own-write workload: approaches side by side, per lag condition");
+    text(12, 20, "start", 14, "bold", "Read-your-own-write workload: approaches side by side, per lag condition" + network);
     double x = 12;
     for (int i = 0; i < approaches.size(); i++) {
       svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"32\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",

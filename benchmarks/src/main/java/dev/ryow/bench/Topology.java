@@ -48,6 +48,19 @@ public final class Topology {
     }
   }
 
+  /**
+   * The same servers, database and parameters, reached at other addresses ({@code hosts}, in the
+   * order of {@link #servers()}): e.g. through {@link LatencyForwarder}s.
+   */
+  public Topology at(List<String> hosts) {
+    if (hosts.size() != this.hosts.size()) {
+      throw new IllegalArgumentException("expected " + this.hosts.size() + " addresses, got " + hosts);
+    }
+    String prefix = "jdbc:ryow:mysql://";
+    String tail = ryowUrl.substring(ryowUrl.indexOf('/', prefix.length()));
+    return new Topology(prefix + String.join(",", hosts) + tail);
+  }
+
   /** From the environment, as described on the class. */
   public static Topology fromEnvironment() {
     String url = System.getenv("RYOW_SANDBOX_URL");

@@ -29,9 +29,12 @@ import java.util.concurrent.atomic.LongAdder;
  * how many statements each iteration cost are counted on the servers (performance_schema).
  *
  * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
- * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--out benchmarks/results]}: pulse stops the
- * replicas' appliers, and blocked holds {@code FLUSH TABLES WITH READ LOCK} on the replicas (appliers
- * running), for {@code pause-ms} of every {@code period-ms}. Servers from
+ * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--delay-ms D] [--repeat N]
+ * [--out benchmarks/results]}: pulse stops the replicas' appliers, and blocked holds
+ * {@code FLUSH TABLES WITH READ LOCK} on the replicas (appliers running), for {@code pause-ms} of every
+ * {@code period-ms}. {@code --delay-ms} puts a {@link LatencyForwarder} in front of each server (the
+ * approaches connect through them; lag injection and counting do not), adding {@code D} ms each way,
+ * and counts round trips; {@code --repeat} runs every cell N times, in rounds. Servers from
  * {@code RYOW_SANDBOX_URL} (see {@link Topology}). Writes {@code workload.md}, {@code workload.svg},
  * {@code workload.csv} and {@code workload-targets.tsv} into the output folder.
  */
@@ -58,7 +61,10 @@ public final class Workload {
   /** One cell's figures. */
   record Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
       double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
-      long statements) {
+      long statements, long roundTrips, int run) {
+    /** Without forwarders, round trips are not counted. */
+    static final long NOT_COUNTED = -1;
+
     double iterationsPerSecond() {
       return iterations / seconds;
     }
@@ -75,9 +81,17 @@ public final class Workload {
     double staleShare() {
       return iterations == 0 ? 0 : (double) stale / iterations;
     }
+
+    /** Client-to-server flights per iteration through the forwarders; NaN when not counted. */
+    double roundTripsPerIteration() {
+      return roundTrips < 0 || iterations == 0 ? Double.NaN : (double) roundTrips / iterations;
+    }
   }
 
   private final Topology topology;
+  /** Where the approaches connect: the servers, or forwarders in front of them. */
+  private final Topology clients;
+  private final List<LatencyForwarder> forwarders;
   private final int threads;
   private final int seconds;
   private final int pauseMs;
@@ -85,8 +99,12 @@ public final class Workload {
   private final PrintStream log = System.out;
   private final boolean console = System.console() != null;
 
-  private Workload(Topology topology, int threads, int seconds, int pauseMs, int periodMs) {
+  private Workload(Topology topology, List<LatencyForwarder> forwarders, int threads, int seconds, int pauseMs,
+      int periodMs) {
     this.topology = topology;
+    this.forwarders = forwarders;
+    this.clients = forwarders.isEmpty() ? topology
+        : topology.at(forwarders.stream().map(LatencyForwarder::address).toList());
     this.threads = threads;
     this.seconds = seconds;
     this.pauseMs = pauseMs;
@@ -107,6 +125,8 @@ public final class Workload {
     Path out = Path.of("benchmarks/results");
     List<String> approachNames = null;
     List<Condition> conditions = List.of(Condition.values());
+    double delayMs = -1;
+    int repeat = 1;
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : "";
       switch (args[i]) {
@@ -116,6 +136,8 @@ public final class Workload {
         case "--pause-ms" -> pauseMs = Integer.parseInt(value);
         case "--period-ms" -> periodMs = Integer.parseInt(value);
         case "--out" -> out = Path.of(value);
+        case "--delay-ms" -> delayMs = Double.parseDouble(value);
+        case "--repeat" -> repeat = Integer.parseInt(value);
         case "--approaches" -> approachNames = List.of(value.split(","));
         case "--conditions" -> conditions = Arrays.stream(value.split(","))
             .map(c -> Condition.valueOf(c.toUpperCase(Locale.ROOT))).toList();
@@ -130,14 +152,27 @@ public final class Workload {
       }
     }
     Files.createDirectories(out);
-    Workload w = new Workload(Topology.fromEnvironment(), threads, seconds, pauseMs, periodMs);
-    w.run(approaches, conditions, warmup, out);
+    Topology topology = Topology.fromEnvironment();
+    List<LatencyForwarder> forwarders = new ArrayList<>();
+    try {
+      if (delayMs >= 0) {
+        for (String server : topology.servers()) {
+          forwarders.add(LatencyForwarder.start(server, delayMs));
+        }
+      }
+      Workload w = new Workload(topology, forwarders, threads, seconds, pauseMs, periodMs);
+      w.run(approaches, conditions, warmup, repeat, delayMs, out);
+    } finally {
+      forwarders.forEach(LatencyForwarder::close);
+    }
   }
 
-  private void run(List<Approach> approaches, List<Condition> conditions, int warmup, Path out) throws Exception {
+  private void run(List<Approach> approaches, List<Condition> conditions, int warmup, int repeat, double delayMs,
+      Path out) throws Exception {
     String loadAtStart = Machine.loadAverage();
     Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    prepareServers(approaches, conditions);
+    prepareServers(approaches, conditions, repeat);
+    double[] addedRoundTripMs = forwarders.isEmpty() ? null : calibrate();
     String mysqlVersion;
     String connectorVersion;
     try (Connection c = DriverManager.getConnection(topology.mysqlUrl(topology.primary()));
@@ -147,25 +182,31 @@ public final class Workload {
       mysqlVersion = rs.getString(1);
       connectorVersion = c.getMetaData().getDriverName() + " " + c.getMetaData().getDriverVersion();
     }
-    log.printf("Workload: %d threads x %d s per cell, %d approaches x %d conditions (+ %d s warm-up each)%n",
-        threads, seconds, approaches.size(), conditions.size(), warmup);
+    log.printf("Workload: %d threads x %d s per cell, %d approaches x %d conditions x %d runs (+ %d s warm-up each)%s%n",
+        threads, seconds, approaches.size(), conditions.size(), repeat, warmup,
+        forwarders.isEmpty() ? "" : String.format(Locale.ROOT, ", forwarders adding %.2f ms each way (measured round"
+            + " trip added: p50 %.2f ms, p99 %.2f ms)", delayMs, addedRoundTripMs[0], addedRoundTripMs[1]));
     if (warmup > 0) {
       for (Approach a : approaches) {
-        cell(a, Condition.NONE, table(a, "warmup"), warmup, "warm-up");
+        cell(a, Condition.NONE, table(a, "warmup"), warmup, "warm-up", 0);
       }
     }
     List<Cell> cells = new ArrayList<>();
     int n = 0;
-    int total = approaches.size() * conditions.size();
-    for (Condition condition : conditions) {
-      for (Approach a : approaches) {
-        n++;
-        cells.add(cell(a, condition, table(a, condition.label), seconds, n + "/" + total));
+    int total = approaches.size() * conditions.size() * repeat;
+    // Runs in rounds: every approach once per round, so that a machine's drift touches all of them alike.
+    for (int run = 1; run <= repeat; run++) {
+      for (Condition condition : conditions) {
+        for (Approach a : approaches) {
+          n++;
+          cells.add(cell(a, condition, table(a, suffix(condition, run, repeat)), seconds, n + "/" + total, run));
+        }
       }
     }
     long elapsed = Instant.now().getEpochSecond() - started.getEpochSecond();
     Settings settings = new Settings(started.toString(), elapsed, threads, seconds, warmup, pauseMs, periodMs,
-        mysqlVersion, connectorVersion, loadAtStart, Machine.loadAverage(), topology);
+        mysqlVersion, connectorVersion, loadAtStart, Machine.loadAverage(), topology, repeat, delayMs,
+        addedRoundTripMs);
     new WorkloadReport(settings, approaches, conditions, cells).write(out);
     log.println("Wrote " + out.resolve("workload.md") + " and " + out.resolve("workload.svg"));
   }
@@ -173,7 +214,46 @@ public final class Workload {
   /** What the report records about the run. */
   record Settings(String started, long elapsedSeconds, int threads, int seconds, int warmup, int pauseMs,
       int periodMs, String mysqlVersion, String connectorVersion, String loadAtStart, String loadAtEnd,
-      Topology topology) {}
+      Topology topology, int runs, double delayMs, double[] addedRoundTripMs) {
+    /** Whether forwarders stood between the clients and the servers. */
+    boolean forwarded() {
+      return delayMs >= 0;
+    }
+  }
+
+  private static String suffix(Condition condition, int run, int repeat) {
+    return repeat == 1 ? condition.label : condition.label + "_r" + run;
+  }
+
+  /**
+   * What the forwarders add to one round trip, measured: p50 and p99 of {@code SELECT 1} on the
+   * primary through its forwarder minus the same directly (200 each, interleaved).
+   */
+  private double[] calibrate() throws SQLException {
+    int n = 200;
+    long[] direct = new long[n];
+    long[] forwarded = new long[n];
+    try (Connection d = DriverManager.getConnection(topology.mysqlUrl(topology.primary()));
+        Connection f = DriverManager.getConnection(clients.mysqlUrl(clients.primary()));
+        Statement ds = d.createStatement();
+        Statement fs = f.createStatement()) {
+      for (int i = 0; i < n + 20; i++) {
+        long t0 = System.nanoTime();
+        ds.executeQuery("SELECT 1").close();
+        long t1 = System.nanoTime();
+        fs.executeQuery("SELECT 1").close();
+        long t2 = System.nanoTime();
+        if (i >= 20) {
+          direct[i - 20] = t1 - t0;
+          forwarded[i - 20] = t2 - t1;
+        }
+      }
+    }
+    Arrays.sort(direct);
+    Arrays.sort(forwarded);
+    return new double[] {percentileMs(forwarded, 50) - percentileMs(direct, 50),
+        percentileMs(forwarded, 99) - percentileMs(direct, 99)};
+  }
 
   private static String table(Approach a, String suffix) {
     return "wl_" + a.name().replace('-', '_') + "_" + suffix;
@@ -183,14 +263,19 @@ public final class Workload {
     return topology.mysqlUrl(server, ADMIN_USER, ADMIN_USER);
   }
 
-  private void prepareServers(List<Approach> approaches, List<Condition> conditions) throws SQLException {
+  private void prepareServers(List<Approach> approaches, List<Condition> conditions, int repeat)
+      throws SQLException {
     Topology.exec(topology.mysqlUrl(topology.primary()),
         "CREATE USER IF NOT EXISTS '" + ADMIN_USER + "'@'%' IDENTIFIED BY '" + ADMIN_USER + "'",
         "GRANT ALL PRIVILEGES ON *.* TO '" + ADMIN_USER + "'@'%'");
     List<String> ddl = new ArrayList<>();
     for (Approach a : approaches) {
       List<String> suffixes = new ArrayList<>(List.of("warmup"));
-      conditions.forEach(c -> suffixes.add(c.label));
+      for (int run = 1; run <= repeat; run++) {
+        for (Condition c : conditions) {
+          suffixes.add(suffix(c, run, repeat));
+        }
+      }
       for (String suffix : suffixes) {
         String t = table(a, suffix);
         ddl.add("DROP TABLE IF EXISTS " + t);
@@ -206,16 +291,17 @@ public final class Workload {
     topology.awaitReplicasCaughtUp(60);
   }
 
-  private Cell cell(Approach approach, Condition condition, String table, int duration, String label)
+  private Cell cell(Approach approach, Condition condition, String table, int duration, String label, int run)
       throws Exception {
     Lag lag = new Lag(condition);
-    try (Workers workers = approach.open(topology, threads, table)) {
+    try (Workers workers = approach.open(clients, threads, table)) {
       for (int t = 0; t < threads; t++) {
         // Prime: the first write and read open whatever connections the approach opens lazily.
         workers.get(t).write(-(t + 1), 0);
         workers.get(t).read(-(t + 1));
       }
       Counts before = counts(table);
+      long flightsBefore = roundTrips();
       LongAdder iterations = new LongAdder();
       LongAdder stale = new LongAdder();
       LongAdder errors = new LongAdder();
@@ -275,6 +361,7 @@ public final class Workload {
       for (Thread th : running) {
         th.join();
       }
+      long flights = roundTrips() - flightsBefore;
       Counts after = counts(table);
       lag.stop();
       progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), true);
@@ -286,7 +373,8 @@ public final class Workload {
       return new Cell(approach.name(), condition, iterations.sum(), elapsed, stale.sum(), errors.sum(),
           percentileMs(allReads, 50), percentileMs(allReads, 99), percentileMs(allWrites, 50),
           percentileMs(allWrites, 99), after.primaryReads - before.primaryReads,
-          after.replicaReads - before.replicaReads, after.statements - before.statements);
+          after.replicaReads - before.replicaReads, after.statements - before.statements,
+          forwarders.isEmpty() ? Cell.NOT_COUNTED : flights, run);
     } finally {
       lag.stop();
       resumeReplicas();
@@ -308,6 +396,15 @@ public final class Workload {
       log.println(line);
     }
     log.flush();
+  }
+
+  /** Client-to-server flights through all forwarders so far (0 without forwarders). */
+  private long roundTrips() {
+    long sum = 0;
+    for (LatencyForwarder f : forwarders) {
+      sum += f.roundTrips();
+    }
+    return sum;
   }
 
   /** Statement counts on the servers at one moment. */

@@ -16,13 +16,72 @@ final class WorkloadReport {
   private final Settings settings;
   private final List<Approach> approaches;
   private final List<Condition> conditions;
+  /** One per condition and approach: a run's cell, or the runs merged (see {@link #merge}). */
   private final List<Cell> cells;
+  /** Every run's cells. */
+  private final List<Cell> runs;
+  private final boolean counted;
 
-  WorkloadReport(Settings settings, List<Approach> approaches, List<Condition> conditions, List<Cell> cells) {
+  WorkloadReport(Settings settings, List<Approach> approaches, List<Condition> conditions, List<Cell> runs) {
     this.settings = settings;
     this.approaches = approaches;
     this.conditions = conditions;
-    this.cells = cells;
+    this.runs = runs;
+    this.cells = merge(runs);
+    this.counted = runs.stream().anyMatch(c -> c.roundTrips() >= 0);
+  }
+
+  /**
+   * The cells of each condition and approach over all runs, merged: counts summed (so shares and
+   * per-iteration figures are pooled), latency percentiles the median of the runs'.
+   */
+  static List<Cell> merge(List<Cell> runs) {
+    java.util.Map<String, List<Cell>> groups = new java.util.LinkedHashMap<>();
+    for (Cell c : runs) {
+      groups.computeIfAbsent(c.condition().label + "/" + c.approach(), k -> new ArrayList<>()).add(c);
+    }
+    List<Cell> merged = new ArrayList<>();
+    for (List<Cell> g : groups.values()) {
+      if (g.size() == 1) {
+        merged.add(g.get(0));
+        continue;
+      }
+      Cell f = g.get(0);
+      long iterations = 0;
+      double seconds = 0;
+      long stale = 0;
+      long errors = 0;
+      long primaryReads = 0;
+      long replicaReads = 0;
+      long statements = 0;
+      long roundTrips = 0;
+      for (Cell c : g) {
+        iterations += c.iterations();
+        seconds += c.seconds();
+        stale += c.stale();
+        errors += c.errors();
+        primaryReads += c.primaryReads();
+        replicaReads += c.replicaReads();
+        statements += c.statements();
+        roundTrips = roundTrips < 0 || c.roundTrips() < 0 ? Cell.NOT_COUNTED : roundTrips + c.roundTrips();
+      }
+      merged.add(new Cell(f.approach(), f.condition(), iterations, seconds, stale, errors,
+          median(g, Cell::readP50), median(g, Cell::readP99), median(g, Cell::writeP50), median(g, Cell::writeP99),
+          primaryReads, replicaReads, statements, roundTrips, 0));
+    }
+    return merged;
+  }
+
+  static double median(List<Cell> cells, java.util.function.ToDoubleFunction<Cell> f) {
+    double[] v = cells.stream().mapToDouble(f).sorted().toArray();
+    int n = v.length;
+    return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
+  /** The read p50s of one condition and approach, one per run. */
+  private double[] readP50s(String approach, Condition condition) {
+    return runs.stream().filter(c -> c.approach().equals(approach) && c.condition() == condition)
+        .mapToDouble(Cell::readP50).sorted().toArray();
   }
 
   void write(Path out) throws IOException {
@@ -57,6 +116,16 @@ final class WorkloadReport {
         + "servers, divided by the iterations. Lag injection and these counts run as another user "
         + "(`" + Workload.ADMIN_USER + "`); connections are opened and primed (one write and read per thread) "
         + "before the first count, so only the loop is counted.");
+    if (counted) {
+      md.add("- **Round trips / iteration**: client-to-server flights counted by the forwarders (data from the client"
+          + " after the server last sent something, per connection), summed over all servers, divided by the"
+          + " iterations. They include ryow's background poll (one query per server every `ryow.pollInterval`),"
+          + " which is not per iteration.");
+    }
+    if (settings.runs() > 1) {
+      md.add("- With " + settings.runs() + " runs, each cell ran once per round; the table pools the runs' counts and"
+          + " shows the median of their percentiles; *p50 per run* is the range of the runs' read p50s.");
+    }
     md.add("- Latencies are measured by the client around `write` (everything the approach does to write, e.g. "
         + "`setReadOnly(false)` or the GTID capture) and `read` (everything it does to read, e.g. the wait).");
     md.add("- Cells run one after the other on a shared machine: compare approaches within one run, not "
@@ -64,7 +133,8 @@ final class WorkloadReport {
     md.add("");
     Files.write(out.resolve("workload.md"), md);
     Files.write(out.resolve("workload.csv"), csv());
-    Files.writeString(out.resolve("workload.svg"), new Chart(approaches, conditions, cells).svg());
+    Files.writeString(out.resolve("workload.svg"), new Chart(approaches, conditions, cells,
+        settings.forwarded() ? String.format(Locale.ROOT, ", %.1f ms each way", settings.delayMs()) : "").svg());
     Target.write(out.resolve("workload-targets.tsv"), targets);
     System.out.println(String.join("\n", table()));
     System.out.println();
@@ -83,6 +153,15 @@ final class WorkloadReport {
         + "driver's defaults",
         settings.threads(), settings.seconds(), settings.warmup(), settings.pauseMs(), settings.periodMs(),
         settings.pauseMs(), settings.periodMs()));
+    if (settings.forwarded()) {
+      double[] added = settings.addedRoundTripMs();
+      l.add(String.format(Locale.ROOT, "- Network: a forwarder in front of each server (`LatencyForwarder`) adds %.2f ms "
+          + "each way; measured, it adds %.2f ms (p50) / %.2f ms (p99) to a `SELECT 1` round trip on the primary "
+          + "(timer wake-ups on a busy machine come late, never early)", settings.delayMs(), added[0], added[1]));
+    }
+    if (settings.runs() > 1) {
+      l.add("- Repetitions: " + settings.runs() + " runs of every cell, in rounds");
+    }
     l.add("- Run started " + settings.started() + ", took " + settings.elapsedSeconds() + " s; load average "
         + settings.loadAtStart() + " at start, " + settings.loadAtEnd() + " at end");
     return l;
@@ -90,17 +169,23 @@ final class WorkloadReport {
 
   List<String> table() {
     List<String> l = new ArrayList<>();
-    l.add("| Condition | Approach | Iterations/s | Stale reads | Read p50 / p99 ms | Write p50 / p99 ms "
-        + "| Reads on primary | Statements / iteration |");
-    l.add("|---|---|---:|---:|---:|---:|---:|---:|");
+    boolean ranges = settings.runs() > 1;
+    l.add("| Condition | Approach | Iterations/s | Stale reads | Read p50 / p99 ms" + (ranges ? " | p50 per run ms" : "")
+        + " | Write p50 / p99 ms | Reads on primary | Statements / iteration" + (counted ? " | Round trips / iteration" : "")
+        + " |");
+    l.add("|---|---|---:|---:|---:" + (ranges ? "|---:" : "") + "|---:|---:|---:" + (counted ? "|---:" : "") + "|");
     for (Cell c : cells) {
-      l.add(String.format(Locale.ROOT, "| %s | %s | %.0f | %s | %.2f / %.2f | %.2f / %.2f | %.1f %% | %.2f |",
+      double[] p50s = readP50s(c.approach(), c.condition());
+      l.add(String.format(Locale.ROOT, "| %s | %s | %.0f | %s | %.2f / %.2f%s | %.2f / %.2f | %.1f %% | %.2f%s |",
           c.condition().label, c.approach(), c.iterationsPerSecond(),
           (c.stale() == 0 ? "0" : "**" + c.stale() + "**") + " / " + c.iterations()
               + (c.stale() == 0 ? "" : String.format(Locale.ROOT, " (%.1f %%)", 100 * c.staleShare()))
               + (c.errors() == 0 ? "" : ", errors " + c.errors()),
-          c.readP50(), c.readP99(), c.writeP50(), c.writeP99(), 100 * c.primaryShare(),
-          c.statementsPerIteration()));
+          c.readP50(), c.readP99(),
+          ranges ? String.format(Locale.ROOT, " | %.2f–%.2f", p50s[0], p50s[p50s.length - 1]) : "",
+          c.writeP50(), c.writeP99(), 100 * c.primaryShare(),
+          c.statementsPerIteration(),
+          counted ? String.format(Locale.ROOT, " | %.2f", c.roundTripsPerIteration()) : ""));
     }
     return l;
   }
@@ -108,11 +193,11 @@ final class WorkloadReport {
   List<String> csv() {
     List<String> l = new ArrayList<>();
     l.add("condition,approach,iterations,seconds,stale,errors,read_p50_ms,read_p99_ms,write_p50_ms,write_p99_ms,"
-        + "primary_reads,replica_reads,statements");
-    for (Cell c : cells) {
-      l.add(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.4f,%.4f,%.4f,%.4f,%d,%d,%d", c.condition().label,
+        + "primary_reads,replica_reads,statements,round_trips,run");
+    for (Cell c : runs) {
+      l.add(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d", c.condition().label,
           c.approach(), c.iterations(), c.seconds(), c.stale(), c.errors(), c.readP50(), c.readP99(), c.writeP50(),
-          c.writeP99(), c.primaryReads(), c.replicaReads(), c.statements()));
+          c.writeP99(), c.primaryReads(), c.replicaReads(), c.statements(), c.roundTrips(), Math.max(1, c.run())));
     }
     return l;
   }
@@ -126,8 +211,67 @@ final class WorkloadReport {
     return null;
   }
 
+  /** Per run: {@code approach}'s read p50 over primary-only's in the same run and condition; sorted. */
+  double[] ratiosToPrimaryOnly(String approach, Condition condition) {
+    List<Double> r = new ArrayList<>();
+    for (Cell c : runs) {
+      if (c.approach().equals(approach) && c.condition() == condition) {
+        for (Cell p : runs) {
+          if (p.approach().equals("primary-only") && p.condition() == condition && p.run() == c.run()) {
+            r.add(c.readP50() / p.readP50());
+          }
+        }
+      }
+    }
+    return r.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+  }
+
+  private static String ratioText(double[] sorted) {
+    if (sorted.length == 1) {
+      return String.format(Locale.ROOT, "%.2f×", sorted[0]);
+    }
+    int n = sorted.length;
+    double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f over %d runs)", median, sorted[0], sorted[n - 1], n);
+  }
+
+  private void networkTargets(List<Target> t) {
+    if (!settings.forwarded()) {
+      return;
+    }
+    for (Condition condition : conditions) {
+      if (condition != Condition.NONE) {
+        continue;
+      }
+      double[] ryow = ratiosToPrimaryOnly("ryow", condition);
+      if (ryow.length == 0) {
+        continue;
+      }
+      int n = ryow.length;
+      double median = n % 2 == 1 ? ryow[n / 2] : (ryow[n / 2 - 1] + ryow[n / 2]) / 2;
+      List<String> others = new ArrayList<>();
+      for (String a : List.of("ryow-pooled", "hand-written", "cj-replication")) {
+        double[] r = ratiosToPrimaryOnly(a, condition);
+        if (r.length > 0) {
+          others.add(a + " " + ratioText(r));
+        }
+      }
+      t.add(new Target(String.format(Locale.ROOT, "Read right after own write, %.1f ms each way: read p50 / "
+              + "primary-only's", settings.delayMs()), "ryow ≤ 1.3×",
+          "ryow " + ratioText(ryow) + (others.isEmpty() ? "" : "; " + String.join(", ", others)), median <= 1.3));
+      Cell r = find("ryow", condition);
+      Cell p = find("primary-only", condition);
+      if (r != null && p != null && counted) {
+        t.add(new Target("Round trips per iteration (forwarders), ryow vs primary-only", "report",
+            String.format(Locale.ROOT, "%.2f vs %.2f", r.roundTripsPerIteration(), p.roundTripsPerIteration()),
+            true));
+      }
+    }
+  }
+
   List<Target> targets() {
     List<Target> t = new ArrayList<>();
+    networkTargets(t);
     // With no lag, ryow reads stay on replicas.
     List<String> figures = new ArrayList<>();
     boolean met = true;

@@ -95,12 +95,12 @@ class BenchmarksSmokeTest {
           default -> 4;
         };
         cells.add(new Cell(a.name(), c, 1000, 10, stale, 0, 0.5, 3, 0.7, 4, c == Condition.STORM ? 1000 : 0,
-            c == Condition.STORM ? 0 : 1000, (long) (statements * 1000)));
+            c == Condition.STORM ? 0 : 1000, (long) (statements * 1000), Cell.NOT_COUNTED, 1));
       }
     }
     Topology topology = Topology.fromEnvironment();
     Workload.Settings settings = new Workload.Settings("2025-01-01T00:00:00Z", 200, 4, 10, 2, 200, 1000,
-        "9.7.0", "MySQL Connector/J 26.10.0", "0.1 0.1 0.1", "0.2 0.2 0.2", topology);
+        "9.7.0", "MySQL Connector/J 26.10.0", "0.1 0.1 0.1", "0.2 0.2 0.2", topology, 1, -1, null);
     new WorkloadReport(settings, approaches, List.of(Condition.values()), cells).write(dir);
 
     String svg = Files.readString(dir.resolve("workload.svg"));
@@ -189,6 +189,65 @@ class BenchmarksSmokeTest {
       c.prepareStatement(sql).close();
       assertThat(stub.classificationCached(sql)).as("classification of a prepared SQL text kept for the next prepare")
           .isTrue();
+    }
+  }
+
+  @Test
+  void repeatedRunsBehindForwardersReportRatiosWithTheirRangeAndRoundTrips(@TempDir Path dir) throws Exception {
+    List<Approaches.Approach> approaches = Approaches.all();
+    List<Cell> cells = new ArrayList<>();
+    for (int run = 1; run <= 3; run++) {
+      for (Approaches.Approach a : approaches) {
+        double p50 = a.name().equals("primary-only") ? 1.0 : a.name().equals("ryow") ? 1.1 + 0.1 * run : 2.0;
+        cells.add(new Cell(a.name(), Condition.NONE, 1000, 10, 0, 0, p50, 3 * p50, 1.0, 3, 0, 1000, 3000,
+            a.name().equals("primary-only") ? 2000 : 3000, run));
+      }
+    }
+    Workload.Settings settings = new Workload.Settings("2025-01-01T00:00:00Z", 200, 4, 10, 2, 200, 1000,
+        "9.7.0", "MySQL Connector/J 26.10.0", "0.1 0.1 0.1", "0.2 0.2 0.2", Topology.fromEnvironment(), 3, 0.5,
+        new double[] {1.05, 1.4});
+    new WorkloadReport(settings, approaches, List.of(Condition.NONE), cells).write(dir);
+    List<Target> targets = Target.read(dir.resolve("workload-targets.tsv"));
+    assertThat(targets).filteredOn(t -> t.name().startsWith("Read right after own write, 0.5 ms each way"))
+        .singleElement().satisfies(t -> {
+          assertThat(t.figure()).startsWith("ryow 1.30× (1.20–1.40 over 3 runs)").contains("hand-written 2.00×");
+          assertThat(t.met()).isTrue();
+        });
+    String md = Files.readString(dir.resolve("workload.md"));
+    assertThat(md).contains("Round trips / iteration", "| none | ryow | 100 |", "1.20–1.40", "adds 0.50 ms each way");
+    assertThat(Files.readAllLines(dir.resolve("workload.csv"))).hasSize(1 + 3 * approaches.size());
+    assertThat(Files.readString(dir.resolve("workload.svg"))).contains("Round trips per iteration");
+  }
+
+  @Test
+  void theForwarderDelaysEachDirectionKeepsOrderAndCountsRoundTrips() throws Exception {
+    try (java.net.ServerSocket echo = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+      Thread server = new Thread(() -> {
+        try (java.net.Socket s = echo.accept()) {
+          s.getInputStream().transferTo(s.getOutputStream());
+        } catch (java.io.IOException ignored) {
+          // the test closed it
+        }
+      });
+      server.setDaemon(true);
+      server.start();
+      try (LatencyForwarder f = LatencyForwarder.start("127.0.0.1:" + echo.getLocalPort(), 5);
+          java.net.Socket client = new java.net.Socket("127.0.0.1", Integer.parseInt(f.address().split(":")[1]))) {
+        client.setTcpNoDelay(true);
+        var out = client.getOutputStream();
+        var in = client.getInputStream();
+        for (int i = 0; i < 5; i++) {
+          long t0 = System.nanoTime();
+          out.write(new byte[] {(byte) i, (byte) (i + 1)});
+          out.flush();
+          byte[] answer = in.readNBytes(2);
+          long tookMs = (System.nanoTime() - t0) / 1_000_000;
+          assertThat(answer).containsExactly((byte) i, (byte) (i + 1));
+          assertThat(tookMs).as("a round trip through 5 ms each way").isGreaterThanOrEqualTo(10);
+        }
+        assertThat(f.roundTrips()).isEqualTo(5);
+        assertThat(f.connections()).isEqualTo(1);
+      }
     }
   }
 }
