@@ -69,6 +69,11 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private final boolean queryCapture;
   private final SessionState session = new SessionState();
   private final ReplicaSet replicas;
+  /** Lets cancel, close and abort from other threads end a replica wait. */
+  private final WaitGuard guard = new WaitGuard();
+  /** The statement being admitted ({@link #acquire}) and when its query timeout expires (0: none). */
+  private Object admitting = this;
+  private long deadlineNanos;
 
   /** The physical primary connection; replaced after it broke or the cluster moved to another primary. */
   private PhysicalConnection primary;
@@ -115,7 +120,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private @Nullable PhysicalConnection lastReadOn;
   /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
   private @Nullable ConsistencyMode modeOverride;
-  private boolean closed;
+  private volatile boolean closed;
 
   private LogicalConnection(Cluster cluster, RyowConfig config, ConnectorJ connector, Watermark watermark)
       throws SQLException {
@@ -127,7 +132,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.primary = connectPrimary();
     this.primaryMirror = new SessionMirror(session);
     this.watermarkCheckedEpoch = primaryEpoch;
-    this.replicas = new ReplicaSet(cluster, config, connector, session);
+    this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
     cluster.connectionOpened();
   }
 
@@ -148,7 +153,18 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * needed. Call {@link #completed} after the statement ran.
    */
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
+    return acquire(kind, this, 0);
+  }
+
+  /**
+   * {@link #acquire(StatementKind)} for {@code statement}, whose query timeout expires at
+   * {@code deadlineNanos} ({@link System#nanoTime()}; 0: none): a replica wait ends by then, and
+   * {@code statement.cancel()} from another thread ends it at once ({@link #cancelWait}).
+   */
+  PhysicalConnection acquire(StatementKind kind, Object statement, long deadlineNanos) throws SQLException {
     checkOpen();
+    this.admitting = statement;
+    this.deadlineNanos = deadlineNanos;
     rerunAsWrite = false;
     PhysicalConnection target;
     if (Router.route(kind, autoCommit, readOnly, sqlTransaction, pinnedToPrimary) == Target.REPLICA) {
@@ -195,10 +211,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return null;
     }
     PhysicalConnection r = null;
+    guard.enter(admitting);
     try {
-      r = replicas.admit(required, autoCommit || !readOnly, exclude);
+      r = replicas.admit(required, autoCommit || !readOnly, exclude, deadlineNanos);
       return r;
     } finally {
+      guard.exit();
       ReadPlacement placement = replicas.placement();
       if (mode == ConsistencyMode.NONE && r != null) {
         placement = ReadPlacement.REPLICA_UNCHECKED;
@@ -290,7 +308,16 @@ public final class LogicalConnection implements Connection, RyowConnection {
    */
   PhysicalConnection retryTarget(StatementKind kind, PhysicalConnection on, SQLException e, String sql)
       throws SQLException {
+    if (closed) {
+      throw e; // closed or aborted by another thread while the statement ran: nobody's failure
+    }
     if (on != primary) {
+      if (Sql.isSocketTimeout(e)) {
+        // The caller's own network timeout, not the replica's failure: as with Connector/J, the
+        // statement fails; the server stays in rotation for everyone else.
+        replicas.timedOut(on);
+        throw e;
+      }
       if (kind == StatementKind.READ && Sql.isReadOnlyRefusal(e) && autoCommit && sqlTransaction == SqlTransaction.NONE
           && transactionReads == null) {
         return hiddenWrite(on, e, sql);
@@ -602,6 +629,14 @@ public final class LogicalConnection implements Connection, RyowConnection {
     wrote(primary.readExecutedGtids());
     cluster.metrics().gtidQuery();
     captureDue = false;
+  }
+
+  /**
+   * {@code statement.cancel()} from another thread: if the statement is waiting for a replica now, the
+   * wait ends at once and the statement fails as a cancelled one; returns whether it was waiting.
+   */
+  boolean cancelWait(Object statement) {
+    return guard.cancel(statement);
   }
 
   /** The cluster this connection belongs to. */
@@ -1194,6 +1229,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return;
     }
     closed = true;
+    guard.close();
     replicas.closeAll();
     primary.close();
     cluster.connectionClosed();
@@ -1205,6 +1241,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       return;
     }
     closed = true;
+    guard.close();
     cluster.connectionClosed();
     replicas.abortAll(executor);
     primary.abort(executor);

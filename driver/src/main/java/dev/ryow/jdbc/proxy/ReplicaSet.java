@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.proxy;
 
 import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.route.Cluster;
@@ -30,6 +31,8 @@ final class ReplicaSet {
   private final RyowConfig config;
   private final ConnectorJ connector;
   private final SessionState session;
+  private final WaitGuard guard;
+  private final ReplicaWait waits;
   private final ClusterMetrics metrics;
   private final int start;
   private final Slot[] slots;
@@ -55,7 +58,9 @@ final class ReplicaSet {
     }
   }
 
-  ReplicaSet(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session) {
+  ReplicaSet(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session, WaitGuard guard) {
+    this.guard = guard;
+    this.waits = new ReplicaWait(cluster, guard);
     this.cluster = cluster;
     this.config = config;
     this.connector = connector;
@@ -91,7 +96,8 @@ final class ReplicaSet {
    * @throws SQLException when the fallback policy refuses the read ({@link SQLTransientException}), or
    *     replaying session state failed for another reason than the connection
    */
-  @Nullable PhysicalConnection admit(GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude)
+  @Nullable PhysicalConnection admit(
+      GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos)
       throws SQLException {
     lastWaitNanos = 0;
     Slot pinned = transactionSlot;
@@ -147,7 +153,7 @@ final class ReplicaSet {
         WaitOutcome outcome;
         long t0 = System.nanoTime();
         try {
-          outcome = c.waitFor(watermark, cluster.waitTimeoutSeconds());
+          outcome = waits.run(c, watermark, deadlineNanos);
         } finally {
           e.exitWait();
           lastWaitNanos = Math.max(1, System.nanoTime() - t0);
@@ -172,6 +178,7 @@ final class ReplicaSet {
         if (!Sql.isConnectionFailure(failure)) {
           throw failure;
         }
+        notTheReplicasFault(slot, failure);
         failed(slot, failure);
       }
     }
@@ -208,6 +215,7 @@ final class ReplicaSet {
           if (!Sql.isConnectionFailure(failure)) {
             throw failure;
           }
+          notTheReplicasFault(staleCandidate, failure);
           failed(staleCandidate, failure);
         }
       }
@@ -219,6 +227,48 @@ final class ReplicaSet {
     metrics.fellBackToPrimary();
     placement = ReadPlacement.PRIMARY_FALLBACK;
     return null;
+  }
+
+  /**
+   * A connection failure that the replica did not cause ends the read here, and the server stays in
+   * rotation for every other connection: the logical connection was closed or aborted by another
+   * thread while it waited, or the caller's own network timeout ({@code setNetworkTimeout},
+   * {@code socketTimeout}) was shorter than the wait (Connector/J closed the connection: it is dropped,
+   * the next read opens another). Returns normally for a failure of the replica itself.
+   */
+  private void notTheReplicasFault(Slot slot, SQLException failure) throws SQLException {
+    if (guard.stopRequested()) {
+      throw guard.stopped();
+    }
+    if (!Sql.isSocketTimeout(failure)) {
+      return;
+    }
+    drop(slot);
+    throw new java.sql.SQLTransientConnectionException(
+        "[" + cluster.name() + "] the read waited on replica " + slot.endpoint + " (WAIT_FOR_EXECUTED_GTID_SET, up to "
+            + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + "=" + cluster.waitTimeoutMillis() + " ms) longer than this"
+            + " connection's network timeout allows (" + (session.networkTimeout > 0
+                ? "setNetworkTimeout " + session.networkTimeout + " ms" : "Connector/J's socketTimeout")
+            + "): a wait is sent in slices of at most " + ReplicaWait.SLICE_MILLIS + " ms (or "
+            + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + " if shorter); give the connection a longer network timeout,"
+            + " or lower " + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + ". The replica stays in rotation; this"
+            + " connection remains usable.",
+        "08S01", failure);
+  }
+
+  /** Closes the slot's connection without blaming its server (the next read opens another). */
+  private void drop(Slot slot) {
+    PhysicalConnection c = slot.connection;
+    slot.connection = null;
+    slot.mirror = null;
+    slot.verified = null;
+    slot.inTransaction = false;
+    if (transactionSlot == slot) {
+      transactionSlot = null;
+    }
+    if (c != null) {
+      c.close();
+    }
   }
 
   private PhysicalConnection use(Slot slot, ReadPlacement how, boolean wantAutoCommit) {
@@ -275,18 +325,21 @@ final class ReplicaSet {
   }
 
   private void failed(Slot slot, SQLException cause) {
-    PhysicalConnection c = slot.connection;
-    slot.connection = null;
-    slot.mirror = null;
-    slot.verified = null;
-    slot.inTransaction = false;
-    if (transactionSlot == slot) {
-      transactionSlot = null;
-    }
-    if (c != null) {
-      c.close();
-    }
+    drop(slot);
     cluster.unreachable(slot.endpoint, "connection failed: " + cause.getMessage());
+  }
+
+  /**
+   * A statement on {@code on} hit the caller's own socket timeout: drops that connection (Connector/J
+   * closed it) without taking its server out of rotation.
+   */
+  void timedOut(PhysicalConnection on) {
+    for (Slot slot : slots) {
+      if (slot.connection == on) {
+        drop(slot);
+        return;
+      }
+    }
   }
 
   /**

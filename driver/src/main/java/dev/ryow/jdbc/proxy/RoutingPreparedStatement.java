@@ -132,13 +132,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
-    PhysicalConnection on = connection.acquire(kind);
+    long deadline = deadline();
+    PhysicalConnection on = connection.acquire(kind, this, deadline);
     ResultSet rs;
     try {
-      rs = ready(on).executeQuery();
+      rs = timed(ready(on), deadline).executeQuery();
     } catch (SQLException e) {
       on = retry(on, e);
-      rs = ready(on).executeQuery();
+      rs = timed(ready(on), deadline).executeQuery();
     }
     done(on);
     return wrap(rs);
@@ -147,13 +148,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
-    PhysicalConnection on = connection.acquire(kind);
+    long deadline = deadline();
+    PhysicalConnection on = connection.acquire(kind, this, deadline);
     boolean result;
     try {
-      result = ready(on).execute();
+      result = timed(ready(on), deadline).execute();
     } catch (SQLException e) {
       on = retry(on, e);
-      result = ready(on).execute();
+      result = timed(ready(on), deadline).execute();
     }
     done(on);
     return result;
@@ -167,13 +169,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public long executeLargeUpdate() throws SQLException {
     checkOpen();
-    PhysicalConnection on = connection.acquire(kind);
+    long deadline = deadline();
+    PhysicalConnection on = connection.acquire(kind, this, deadline);
     long result;
     try {
-      result = ready(on).executeLargeUpdate();
+      result = timed(ready(on), deadline).executeLargeUpdate();
     } catch (SQLException e) {
       on = retry(on, e);
-      result = ready(on).executeLargeUpdate();
+      result = timed(ready(on), deadline).executeLargeUpdate();
     }
     done(on);
     return result;

@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.proxy;
 
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.StatementTimeouts;
 import dev.ryow.jdbc.sql.ClassificationCache;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
@@ -172,6 +173,27 @@ class RoutingStatement implements Statement {
     }
   }
 
+  /**
+   * When this execution's query timeout expires ({@link System#nanoTime()}), 0 when it has none. The
+   * timeout covers the replica wait and the statement: {@link LogicalConnection#acquire} waits no longer,
+   * and {@link #timed} gives the statement what is left.
+   */
+  final long deadline() {
+    if (queryTimeout == 0) {
+      return 0;
+    }
+    long d = System.nanoTime() + queryTimeout * 1_000_000_000L;
+    return d == 0 ? 1 : d;
+  }
+
+  /** {@code s}, given the rest of the query timeout that expires at {@code deadline} (0: none, untouched). */
+  static <S extends Statement> S timed(S s, long deadline) throws SQLException {
+    if (deadline != 0) {
+      StatementTimeouts.limit(s, (deadline - System.nanoTime() + 999_999) / 1_000_000);
+    }
+    return s;
+  }
+
   /** Bookkeeping after {@code sql} of {@code kind} ran on {@code on}. */
   private void done(StatementKind kind, PhysicalConnection on, String sql) throws SQLException {
     connection.completed(kind, on);
@@ -186,13 +208,14 @@ class RoutingStatement implements Statement {
   public ResultSet executeQuery(String sql) throws SQLException {
     checkOpen();
     StatementKind kind = classifications.classify(sql);
-    PhysicalConnection on = connection.acquire(kind);
+    long deadline = deadline();
+    PhysicalConnection on = connection.acquire(kind, this, deadline);
     ResultSet rs;
     try {
-      rs = physical(on).executeQuery(sql);
+      rs = timed(physical(on), deadline).executeQuery(sql);
     } catch (SQLException e) {
       on = connection.retryTarget(kind, on, e, sql);
-      rs = physical(on).executeQuery(sql);
+      rs = timed(physical(on), deadline).executeQuery(sql);
     }
     done(kind, on, sql);
     return wrap(rs);
@@ -202,13 +225,14 @@ class RoutingStatement implements Statement {
   public boolean execute(String sql) throws SQLException {
     checkOpen();
     StatementKind kind = classifications.classify(sql);
-    PhysicalConnection on = connection.acquire(kind);
+    long deadline = deadline();
+    PhysicalConnection on = connection.acquire(kind, this, deadline);
     boolean result;
     try {
-      result = physical(on).execute(sql);
+      result = timed(physical(on), deadline).execute(sql);
     } catch (SQLException e) {
       on = connection.retryTarget(kind, on, e, sql);
-      result = physical(on).execute(sql);
+      result = timed(physical(on), deadline).execute(sql);
     }
     done(kind, on, sql);
     return result;
@@ -280,13 +304,14 @@ class RoutingStatement implements Statement {
       throws SQLException {
     checkOpen();
     StatementKind kind = classifications.classify(sql);
-    PhysicalConnection on = connection.acquire(kind);
+    long deadline = deadline();
+    PhysicalConnection on = connection.acquire(kind, this, deadline);
     long result;
     try {
-      result = run(physical(on), sql, form, keysFlag, indexes, names);
+      result = run(timed(physical(on), deadline), sql, form, keysFlag, indexes, names);
     } catch (SQLException e) {
       on = connection.retryTarget(kind, on, e, sql);
-      result = run(physical(on), sql, form, keysFlag, indexes, names);
+      result = run(timed(physical(on), deadline), sql, form, keysFlag, indexes, names);
     }
     done(kind, on, sql);
     return result;
@@ -419,6 +444,9 @@ class RoutingStatement implements Statement {
   @Override
   public void cancel() throws SQLException {
     checkOpen();
+    if (connection.cancelWait(this)) {
+      return;
+    }
     Statement s = current;
     if (s != null) {
       s.cancel();

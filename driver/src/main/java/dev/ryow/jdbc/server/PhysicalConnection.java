@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -39,8 +40,12 @@ public final class PhysicalConnection implements AutoCloseable {
   private final ServerRole role;
   private final ServerIdentity identity;
   private final @Nullable GtidTracker tracker;
-  private @Nullable PreparedStatement waitStatement;
+  private volatile @Nullable PreparedStatement waitStatement;
   private @Nullable String waitStatementDatabase;
+  /** Orders {@link #cancelWait} against the end of a wait: no cancel reaches the server after a wait ended. */
+  private final ReentrantLock waitLock = new ReentrantLock();
+  private volatile boolean waiting;
+  private volatile boolean waitCancelled;
   private volatile boolean broken;
 
   PhysicalConnection(
@@ -165,12 +170,15 @@ public final class PhysicalConnection implements AutoCloseable {
 
   /**
    * Runs {@code WAIT_FOR_EXECUTED_GTID_SET(set, timeout)} with both values bound as parameters.
+   * Another thread may end it early with {@link #cancelWait()}: then the answer is
+   * {@link WaitOutcome#CANCELLED}, whatever the server said.
    *
    * @throws SQLException only when the connection itself failed; other errors are {@link WaitOutcome#FAILED}
    */
   public WaitOutcome waitFor(GtidSet set, BigDecimal timeoutSeconds) throws SQLException {
+    PreparedStatement ps;
     try {
-      PreparedStatement ps = waitStatement;
+      ps = waitStatement;
       String database = CurrentDatabase.of(connection);
       if (ps == null || !java.util.Objects.equals(database, waitStatementDatabase)) {
         // Connector/J runs a statement in the database current at its creation, switching there and
@@ -184,21 +192,62 @@ public final class PhysicalConnection implements AutoCloseable {
       }
       ps.setString(1, set.toString());
       ps.setBigDecimal(2, timeoutSeconds);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return WaitOutcome.FAILED;
-        }
-        int answer = rs.getInt(1);
-        if (rs.wasNull()) {
-          return WaitOutcome.FAILED;
-        }
-        return answer == 0 ? WaitOutcome.REACHED : answer == 1 ? WaitOutcome.TIMED_OUT : WaitOutcome.FAILED;
-      }
     } catch (SQLException e) {
       if (Sql.isConnectionFailure(e)) {
         throw e;
       }
       return WaitOutcome.FAILED;
+    }
+    waitCancelled = false;
+    waiting = true;
+    try (ResultSet rs = ps.executeQuery()) {
+      if (waitCancelled) {
+        return WaitOutcome.CANCELLED;
+      }
+      if (!rs.next()) {
+        return WaitOutcome.FAILED;
+      }
+      int answer = rs.getInt(1);
+      if (rs.wasNull()) {
+        return WaitOutcome.FAILED;
+      }
+      return answer == 0 ? WaitOutcome.REACHED : answer == 1 ? WaitOutcome.TIMED_OUT : WaitOutcome.FAILED;
+    } catch (SQLException e) {
+      if (waitCancelled) {
+        return WaitOutcome.CANCELLED;
+      }
+      if (Sql.isConnectionFailure(e)) {
+        throw e;
+      }
+      return WaitOutcome.FAILED;
+    } finally {
+      waitLock.lock();
+      try {
+        waiting = false;
+      } finally {
+        waitLock.unlock();
+      }
+    }
+  }
+
+  /**
+   * From another thread: ends a {@link #waitFor} in progress on this connection, with Connector/J's
+   * own statement cancel ({@code KILL QUERY} over a separate connection). Does nothing when no wait
+   * runs; never throws (a cancel that fails leaves the wait to end at its own timeout). Returns once
+   * the server has been told, so no cancel can reach a later statement of this connection.
+   */
+  public void cancelWait() {
+    waitLock.lock();
+    try {
+      PreparedStatement ps = waitStatement;
+      if (waiting && ps != null) {
+        waitCancelled = true;
+        ps.cancel();
+      }
+    } catch (SQLException | RuntimeException e) {
+      // The wait ends at its own timeout.
+    } finally {
+      waitLock.unlock();
     }
   }
 

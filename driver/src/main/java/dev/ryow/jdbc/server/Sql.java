@@ -39,4 +39,19 @@ public final class Sql {
     int code = e.getErrorCode();
     return code == 1290 || code == 1836;
   }
+
+  /**
+   * Whether {@code e} comes from a socket read that timed out ({@link java.net.SocketTimeoutException}
+   * among its causes): on an application connection, the caller's own network timeout
+   * ({@code Connection.setNetworkTimeout} or Connector/J's {@code socketTimeout}), not a server failure.
+   */
+  public static boolean isSocketTimeout(SQLException e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 16; t = t.getCause(), depth++) {
+      if (t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

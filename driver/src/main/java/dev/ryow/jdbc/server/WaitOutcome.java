@@ -7,5 +7,9 @@ public enum WaitOutcome {
   /** Returned 1: the timeout passed first. */
   TIMED_OUT,
   /** Returned NULL or a (non-connection) error, e.g. the replica rejected the set. */
-  FAILED
+  FAILED,
+  /** Ended early by {@link PhysicalConnection#cancelWait()} (another thread: cancel, close, abort). */
+  CANCELLED,
+  /** Not finished: the waiting thread was interrupted (the wait was not sent, or was cut short). */
+  INTERRUPTED
 }

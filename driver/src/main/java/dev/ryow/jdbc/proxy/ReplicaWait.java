@@ -1,0 +1,101 @@
+package dev.ryow.jdbc.proxy;
+
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.StatementTimeouts;
+import dev.ryow.jdbc.server.WaitOutcome;
+import java.math.BigDecimal;
+import java.sql.SQLException;
+
+/**
+ * One read's wait on one replica, bounded by what the caller allows: {@code ryow.waitTimeout}, but
+ * never beyond the statement's query timeout (the server is given the smaller of the two; when the
+ * query timeout runs out during the wait, the statement fails as Connector/J's timed-out statements do).
+ * A wait longer than {@value #SLICE_MILLIS} ms is sent in slices of at most that, so that a thread
+ * interrupt ends it promptly (the wait then counts as unfinished and the fallback applies; the interrupt
+ * flag stays set), as do a cancel, close or abort that arrived between two slices ({@link WaitGuard}).
+ */
+final class ReplicaWait {
+  /** Longest single {@code WAIT_FOR_EXECUTED_GTID_SET} of a long wait. */
+  static final long SLICE_MILLIS = 500;
+
+  private final Cluster cluster;
+  private final WaitGuard guard;
+
+  ReplicaWait(Cluster cluster, WaitGuard guard) {
+    this.cluster = cluster;
+    this.guard = guard;
+  }
+
+  /**
+   * Waits on {@code c} until it has executed {@code watermark}.
+   *
+   * @param deadlineNanos when the statement's query timeout expires ({@link System#nanoTime()}), 0 for none
+   * @return {@link WaitOutcome#REACHED}, {@link WaitOutcome#TIMED_OUT}, {@link WaitOutcome#FAILED} or
+   *     {@link WaitOutcome#INTERRUPTED}
+   * @throws SQLException the statement's own end: cancelled, closed, or its query timeout expired; or a
+   *     connection failure
+   */
+  WaitOutcome run(PhysicalConnection c, GtidSet watermark, long deadlineNanos) throws SQLException {
+    long start = System.nanoTime();
+    long budgetMillis = cluster.waitTimeoutMillis();
+    boolean cappedByQueryTimeout = false;
+    if (deadlineNanos != 0) {
+      long remaining = millisUntil(deadlineNanos, start);
+      if (remaining <= 0) {
+        throw StatementTimeouts.timedOut();
+      }
+      if (remaining < budgetMillis) {
+        budgetMillis = remaining;
+        cappedByQueryTimeout = true;
+      }
+    }
+    WaitOutcome outcome;
+    if (!cappedByQueryTimeout && budgetMillis <= SLICE_MILLIS) {
+      outcome = once(c, watermark, cluster.waitTimeoutSeconds());
+    } else {
+      long end = start + budgetMillis * 1_000_000L;
+      while (true) {
+        long left = millisUntil(end, System.nanoTime());
+        if (left <= 0) {
+          outcome = WaitOutcome.TIMED_OUT;
+          break;
+        }
+        outcome = once(c, watermark, BigDecimal.valueOf(Math.min(left, SLICE_MILLIS), 3));
+        if (outcome != WaitOutcome.TIMED_OUT) {
+          break;
+        }
+      }
+    }
+    if (outcome == WaitOutcome.CANCELLED) {
+      throw guard.stopped();
+    }
+    if (outcome == WaitOutcome.TIMED_OUT && cappedByQueryTimeout) {
+      throw StatementTimeouts.timedOut();
+    }
+    return outcome;
+  }
+
+  private WaitOutcome once(PhysicalConnection c, GtidSet watermark, BigDecimal seconds) throws SQLException {
+    if (guard.stopRequested()) {
+      return WaitOutcome.CANCELLED;
+    }
+    if (Thread.currentThread().isInterrupted()) {
+      return WaitOutcome.INTERRUPTED;
+    }
+    guard.waitingOn(c);
+    try {
+      WaitOutcome outcome = c.waitFor(watermark, seconds);
+      return outcome == WaitOutcome.TIMED_OUT && guard.stopRequested() ? WaitOutcome.CANCELLED : outcome;
+    } finally {
+      guard.waitingOn(null);
+    }
+  }
+
+  /** Whole milliseconds from {@code now} until {@code deadline}, rounded up. */
+  private static long millisUntil(long deadline, long now) {
+    long nanos = deadline - now;
+    return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
+  }
+}

@@ -1,0 +1,36 @@
+package dev.ryow.jdbc.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.SQLNonTransientConnectionException;
+import org.junit.jupiter.api.Test;
+
+class WaitGuardTest {
+
+  @Test
+  void onlyTheStatementThatWaitsCanCancelItsWait() {
+    WaitGuard guard = new WaitGuard();
+    Object waiting = new Object();
+    Object other = new Object();
+    assertThat(guard.cancel(waiting)).as("nothing waits yet").isFalse();
+    guard.enter(waiting);
+    assertThat(guard.cancel(other)).isFalse();
+    assertThat(guard.stopRequested()).isFalse();
+    assertThat(guard.cancel(waiting)).isTrue();
+    assertThat(guard.stopRequested()).isTrue();
+    assertThat((Throwable) guard.stopped()).hasMessage("Statement cancelled due to client request");
+    guard.exit();
+    guard.enter(waiting);
+    assertThat(guard.stopRequested()).as("a new execution starts uncancelled").isFalse();
+  }
+
+  @Test
+  void closingStopsEveryWaitForGood() {
+    WaitGuard guard = new WaitGuard();
+    guard.close();
+    guard.enter(new Object());
+    assertThat(guard.stopRequested()).isTrue();
+    assertThat((Throwable) guard.stopped()).isInstanceOf(SQLNonTransientConnectionException.class)
+        .satisfies(e -> assertThat(((SQLNonTransientConnectionException) e).getSQLState()).isEqualTo("08003"));
+  }
+}
