@@ -1,5 +1,7 @@
 package dev.ryow.jdbc;
 
+import dev.ryow.jdbc.config.ConfigException;
+import dev.ryow.jdbc.config.ConnectionProperties;
 import dev.ryow.jdbc.config.Masking;
 import dev.ryow.jdbc.config.RyowUrl;
 import java.io.PrintWriter;
@@ -89,13 +91,23 @@ public final class RyowDataSource implements DataSource {
     return copy;
   }
 
-  /** Replaces the connection properties with a copy of {@code properties}. */
+  /**
+   * Replaces the connection properties with a copy of {@code properties}, defaults included. Values
+   * that are not {@code String}s are converted as at {@code connect} ({@link ConnectionProperties}).
+   *
+   * @throws IllegalArgumentException for a key that is not a {@code String} or a value of another type
+   *     (the message names the key and the type, never the value)
+   */
   public void setProperties(@Nullable Properties properties) {
+    Map<String, String> text;
+    try {
+      text = properties == null ? Map.of() : ConnectionProperties.text(properties);
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
     synchronized (this.properties) {
       this.properties.clear();
-      if (properties != null) {
-        properties.stringPropertyNames().forEach(k -> this.properties.setProperty(k, properties.getProperty(k)));
-      }
+      text.forEach(this.properties::setProperty);
     }
   }
 
@@ -115,14 +127,18 @@ public final class RyowDataSource implements DataSource {
   public void setConnectionProperties(@Nullable String pairs) {
     Properties parsed = new Properties();
     if (pairs != null) {
+      int position = 0;
       for (String pair : pairs.split(";", -1)) {
+        position++;
         if (pair.isBlank()) {
           continue;
         }
         int eq = pair.indexOf('=');
         if (eq <= 0) {
+          // Never quote the pair: it may be the tail of a password that contains ';'.
           throw new IllegalArgumentException(
-              "connectionProperties: expected key=value;key=value but found '" + Masking.maskParameter(pair.trim()) + "'");
+              "connectionProperties: pair " + position + " (counting from 1) is not key=value; expected"
+                  + " key=value;key=value");
         }
         parsed.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
       }

@@ -1,5 +1,7 @@
 package dev.ryow.jdbc;
 
+import dev.ryow.jdbc.config.ConnectionProperties;
+import dev.ryow.jdbc.config.Masking;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
@@ -101,21 +103,23 @@ public final class RyowDriver implements Driver {
   /**
    * Every {@code ryow.*} property with its description, default and choices, followed by
    * Connector/J's properties for the pass-through part. Values given in {@code info} or in the
-   * URL's parameters (the URL wins, as at {@code connect}) are reported as the current values.
+   * URL's parameters (the URL wins, as at {@code connect}) are reported as the current values, except
+   * secrets ({@code password}, {@code ryow.tokenKey}, any key {@link Masking#isSecretKey}): their value
+   * is always null, and they are not handed to Connector/J.
    */
   @Override
   public DriverPropertyInfo[] getPropertyInfo(@Nullable String url, @Nullable Properties info) throws SQLException {
     Properties given = new Properties();
     if (info != null) {
-      info.stringPropertyNames().forEach(key -> given.setProperty(key, info.getProperty(key)));
+      ConnectionProperties.text(info).forEach(given::setProperty);
     }
     if (url != null && RyowUrl.accepts(url)) {
       RyowUrl.parse(url).parameters().forEach(given::setProperty);
     }
     List<DriverPropertyInfo> all = new ArrayList<>();
     for (RyowProperty<?> property : RyowProperties.ALL) {
-      DriverPropertyInfo pi =
-          new DriverPropertyInfo(property.name(), given.getProperty(property.name(), property.defaultText()));
+      String current = Masking.isSecretKey(property.name()) ? null : given.getProperty(property.name(), property.defaultText());
+      DriverPropertyInfo pi = new DriverPropertyInfo(property.name(), current);
       pi.description = property.description() + " Accepted: " + property.accepted() + ". Default: " + property.defaultText() + ".";
       pi.required = false;
       pi.choices = property.choices().isEmpty() ? null : property.choices().toArray(String[]::new);
@@ -123,7 +127,8 @@ public final class RyowDriver implements Driver {
     }
     Properties passThrough = new Properties();
     for (String key : given.stringPropertyNames()) {
-      if (!key.regionMatches(true, 0, RyowProperties.PREFIX, 0, RyowProperties.PREFIX.length())) {
+      if (!key.regionMatches(true, 0, RyowProperties.PREFIX, 0, RyowProperties.PREFIX.length())
+          && !Masking.isSecretKey(key)) {
         passThrough.setProperty(key, given.getProperty(key));
       }
     }
@@ -131,6 +136,9 @@ public final class RyowDriver implements Driver {
     java.util.Set<String> seen = new java.util.HashSet<>(List.of("host", "port", "dbname"));
     for (DriverPropertyInfo pi : connector().propertyInfo("jdbc:mysql://localhost/", passThrough)) {
       if (seen.add(pi.name)) {
+        if (Masking.isSecretKey(pi.name)) {
+          pi.value = null;
+        }
         all.add(pi);
       }
     }

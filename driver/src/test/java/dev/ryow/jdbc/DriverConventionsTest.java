@@ -3,6 +3,7 @@ package dev.ryow.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ryow.jdbc.config.Masking;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
 import java.sql.DriverPropertyInfo;
@@ -31,7 +32,7 @@ class DriverConventionsTest {
     for (RyowProperty<?> p : RyowProperties.ALL) {
       DriverPropertyInfo pi = all.get(p.name());
       assertThat(pi).as(p.name()).isNotNull();
-      assertThat(pi.value).isEqualTo(p.defaultText());
+      assertThat(pi.value).isEqualTo(Masking.isSecretKey(p.name()) ? null : p.defaultText());
       assertThat(pi.description).contains(p.description()).contains("Default: " + p.defaultText());
       assertThat(pi.required).isFalse();
       if (p.choices().isEmpty()) {
@@ -50,6 +51,27 @@ class DriverConventionsTest {
     assertThat(all.get("connectTimeout").description).isNotBlank();
     assertThat(all.keySet().stream().filter(k -> k.startsWith(RyowProperties.PREFIX)))
         .hasSameSizeAs(RyowProperties.ALL);
+  }
+
+  @Test
+  void propertyInfoNeverReportsASecret() throws Exception {
+    Properties props = new Properties();
+    props.setProperty("password", "TopSecret1");
+    props.setProperty("ryow.tokenKey", "0123456789abcdef-TokenKey");
+    props.setProperty("trustCertificateKeyStorePassword", "StoreSecret1");
+    props.put("connectTimeout", 1234);
+    for (String url : new String[] {"jdbc:ryow:mysql://p,r/db", "jdbc:ryow:mysql://p,r/db?user=u&password=UrlSecret1"}) {
+      Map<String, DriverPropertyInfo> all = info(url, props);
+      assertThat(all.get("password").value).isNull();
+      assertThat(all.get("ryow.tokenKey").value).isNull();
+      assertThat(all.get("connectTimeout").value).as("an Integer is honoured").isEqualTo("1234");
+      for (DriverPropertyInfo pi : all.values()) {
+        String text = pi.value + " " + pi.description + " " + Arrays.toString(pi.choices);
+        assertThat(text).as(pi.name).doesNotContain("TopSecret1", "TokenKey", "StoreSecret1", "UrlSecret1");
+      }
+    }
+    assertThatThrownBy(() -> driver.getPropertyInfo("jdbc:ryow:mysql://p,r/db?password=pa&ss-word-tail", props))
+        .hasMessageNotContaining("ss-word-tail");
   }
 
   @Test

@@ -26,7 +26,9 @@ class RyowDataSourceTest {
         .containsEntry("trustCertificateKeyStorePassword", SECRET);
     assertThat(ds.toString())
         .doesNotContain(SECRET)
-        .contains("user=app", "ryow.fallback=error", "password=****", "ryow.waitTimeout=50");
+        .contains("user=app", "ryow.fallback=error", "password=****&…")
+        .as("what follows a secret in the URL is hidden too (a '&' in the secret would split it)")
+        .doesNotContain("ryow.waitTimeout=50");
     ds.setProperty("ryow.waitTimeout", "70");
     assertThat(ds.getProperties()).containsEntry("ryow.waitTimeout", "70");
     Properties replaced = new Properties();
@@ -41,7 +43,8 @@ class RyowDataSourceTest {
     assertThatThrownBy(() -> ds.setConnectionProperties("password" + SECRET))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> ds.setConnectionProperties("a=b;novalue"))
-        .hasMessageContaining("novalue");
+        .hasMessageContaining("pair 2")
+        .hasMessageNotContaining("novalue");
   }
 
   @Test

@@ -15,7 +15,12 @@ public final class Masking {
     return k.contains("password") || k.contains("secret") || k.endsWith("key");
   }
 
-  /** A URL with credentials in its host part ({@code user:password@host}) and the values of secret parameters masked. */
+  /**
+   * A URL with credentials in its host part ({@code user:password@host}) and secret parameters masked.
+   * A secret may contain an unencoded {@code &}, which makes its tail look like more parameters:
+   * everything after the first secret parameter is masked too, as is any part that is not
+   * {@code key=value}.
+   */
   public static String maskUrl(String url) {
     url = maskUserInfo(url);
     int query = url.indexOf('?');
@@ -28,7 +33,21 @@ public final class Masking {
       if (i > 0) {
         out.append('&');
       }
-      out.append(maskParameter(pairs[i]));
+      String pair = pairs[i];
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        out.append(MASK);
+        continue;
+      }
+      String key = pair.substring(0, eq);
+      if (isSecretKey(key)) {
+        out.append(key).append('=').append(MASK);
+        if (i < pairs.length - 1) {
+          out.append("&…");
+        }
+        break;
+      }
+      out.append(pair);
     }
     return out.toString();
   }
@@ -51,10 +70,4 @@ public final class Masking {
     return url.substring(0, start) + MASK + hosts.substring(hosts.lastIndexOf('@')) + url.substring(end);
   }
 
-  /** One {@code key=value} pair with the value masked if the key is secret. */
-  public static String maskParameter(String pair) {
-    int eq = pair.indexOf('=');
-    String key = eq < 0 ? pair : pair.substring(0, eq);
-    return eq >= 0 && isSecretKey(key) ? key + "=" + MASK : pair;
-  }
 }

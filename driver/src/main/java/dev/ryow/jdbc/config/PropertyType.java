@@ -9,7 +9,10 @@ import java.util.List;
  */
 interface PropertyType<T> {
 
-  /** Parses {@code text}; throws {@link IllegalArgumentException} whose message says what is expected. */
+  /**
+   * Parses {@code text}; throws {@link IllegalArgumentException} whose message says what is expected
+   * and what is wrong, never quoting the value (it may be a secret, or part of one).
+   */
   T parse(String text);
 
   /** The accepted values, for {@code getPropertyInfo} and the README, or an empty list for free-form values. */
@@ -27,10 +30,12 @@ interface PropertyType<T> {
         try {
           value = Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("expected " + describe() + " but was '" + text + "'", e);
+          // Without the cause: its message quotes the text.
+          throw new IllegalArgumentException("expected " + describe() + " but it is not a whole number");
         }
         if (value < min || value > max) {
-          throw new IllegalArgumentException("expected " + describe() + " but was " + value);
+          throw new IllegalArgumentException("expected " + describe() + " but it is " + (value < min ? "below" : "above")
+              + " that range");
         }
         return value;
       }
@@ -56,7 +61,7 @@ interface PropertyType<T> {
       @Override
       public String parse(String text) {
         if (!text.isEmpty() && (text.length() < minLength || text.length() > maxLength)) {
-          throw new IllegalArgumentException("expected " + describe() + " but was " + text.length() + " characters");
+          throw new IllegalArgumentException("expected " + describe() + " but it has " + text.length() + " characters");
         }
         return text;
       }
@@ -114,7 +119,7 @@ interface PropertyType<T> {
             return constant;
           }
         }
-        throw new IllegalArgumentException("expected one of " + names + " but was '" + text + "'");
+        throw new IllegalArgumentException("expected one of " + names + " but it is none of them");
       }
 
       @Override

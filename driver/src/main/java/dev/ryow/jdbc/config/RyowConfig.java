@@ -25,14 +25,18 @@ public final class RyowConfig {
   private final Map<String, String> passThrough;
   private final Map<RyowProperty<?>, Object> values;
   private final String clusterKey;
+  /** Keys whose values are never shown: secrets, and what follows a secret in the URL (an unencoded '&'). */
+  private final Set<String> hidden;
 
   private RyowConfig(
       HostSpec primary,
       List<HostSpec> replicas,
       String database,
       Map<String, String> passThrough,
-      Map<RyowProperty<?>, Object> values) {
+      Map<RyowProperty<?>, Object> values,
+      Set<String> hidden) {
     this.primary = primary;
+    this.hidden = Set.copyOf(hidden);
     this.replicas = List.copyOf(replicas);
     this.database = database;
     this.passThrough = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(passThrough));
@@ -42,15 +46,21 @@ public final class RyowConfig {
 
   /**
    * Parses and validates a URL plus {@code info} (as given to {@code Driver.connect}). URL parameters
-   * win over {@code info} entries with the same key.
+   * win over {@code info} entries with the same key. Entries of {@code info} that are not
+   * {@code String}s are converted or refused ({@link ConnectionProperties}), never ignored.
    */
   public static RyowConfig from(String url, Properties info) throws ConfigException {
     RyowUrl parsed = RyowUrl.parse(url);
-    Map<String, String> merged = new LinkedHashMap<>();
-    for (String key : info.stringPropertyNames()) {
-      merged.put(key, info.getProperty(key));
-    }
+    Map<String, String> merged = new LinkedHashMap<>(ConnectionProperties.text(info));
     merged.putAll(parsed.parameters());
+    Set<String> hidden = new HashSet<>();
+    boolean afterSecret = false;
+    for (String key : parsed.parameters().keySet()) {
+      afterSecret |= Masking.isSecretKey(key);
+      if (afterSecret) {
+        hidden.add(key);
+      }
+    }
 
     Map<RyowProperty<?>, Object> values = new HashMap<>();
     Map<String, String> passThrough = new LinkedHashMap<>();
@@ -88,7 +98,8 @@ public final class RyowConfig {
         throw new ConfigException("Host " + host + " appears twice in the URL");
       }
     }
-    return new RyowConfig(hosts.get(0), new ArrayList<>(hosts.subList(1, hosts.size())), parsed.database(), passThrough, values);
+    return new RyowConfig(
+        hosts.get(0), new ArrayList<>(hosts.subList(1, hosts.size())), parsed.database(), passThrough, values, hidden);
   }
 
   /** The primary as written first in the URL. */
@@ -140,7 +151,7 @@ public final class RyowConfig {
   @Override
   public String toString() {
     Map<String, String> shown = new LinkedHashMap<>();
-    passThrough.forEach((k, v) -> shown.put(k, Masking.isSecretKey(k) ? Masking.MASK : v));
+    passThrough.forEach((k, v) -> shown.put(k, Masking.isSecretKey(k) || hidden.contains(k) ? Masking.MASK : v));
     Map<String, String> settings = new TreeMap<>(settingsText());
     settings.replaceAll((k, v) -> Masking.isSecretKey(k) && !v.isEmpty() ? Masking.MASK : v);
     return "RyowConfig[primary=" + primary + ", replicas=" + replicas + ", database=" + database

@@ -32,7 +32,11 @@ public record RyowUrl(List<HostSpec> hosts, String database, Map<String, String>
     return url.regionMatches(true, 0, SCHEME, 0, SCHEME.length());
   }
 
-  /** Parses an accepted URL; a malformed one is a {@link ConfigException} naming the bad part. */
+  /**
+   * Parses an accepted URL; a malformed one is a {@link ConfigException} naming the bad part. Messages
+   * never quote the query: a parameter is named by its position (a password with an unencoded
+   * {@code &} would otherwise show up as a "parameter" of its own).
+   */
   public static RyowUrl parse(String url) throws ConfigException {
     if (!accepts(url)) {
       throw new ConfigException("Not a " + SCHEME + " URL: " + Masking.maskUrl(url));
@@ -55,9 +59,15 @@ public record RyowUrl(List<HostSpec> hosts, String database, Map<String, String>
     }
     int slash = beforeQuery.indexOf('/');
     String hostList = slash < 0 ? beforeQuery : beforeQuery.substring(0, slash);
-    String database = slash < 0 ? "" : decode(beforeQuery.substring(slash + 1), "database name");
+    String rawDatabase = slash < 0 ? "" : beforeQuery.substring(slash + 1);
+    if (rawDatabase.indexOf('&') >= 0 || rawDatabase.indexOf('=') >= 0) {
+      // Parameters without the '?': never echo them, they may hold a password.
+      throw new ConfigException(
+          "The URL's database part contains '&' or '=': put the parameters after a '?' (.../DATABASE?key=value&...)");
+    }
+    String database = decode(rawDatabase, "database name");
     if (database.indexOf('/') >= 0) {
-      throw new ConfigException("Malformed database part of the URL: '" + database + "'");
+      throw new ConfigException("Malformed database part of the URL: it contains '/'");
     }
     return new RyowUrl(parseHosts(hostList), database, parseQuery(queryText));
   }
@@ -130,20 +140,26 @@ public record RyowUrl(List<HostSpec> hosts, String database, Map<String, String>
     if (queryText.isEmpty()) {
       return parameters;
     }
+    Map<String, Integer> positions = new java.util.HashMap<>();
+    int position = 0;
     for (String pair : queryText.split("&", -1)) {
+      position++;
       if (pair.isEmpty()) {
         continue;
       }
       int eq = pair.indexOf('=');
       if (eq <= 0) {
-        throw new ConfigException(
-            "Malformed URL parameter '" + Masking.maskParameter(pair) + "': expected key=value");
+        throw new ConfigException("Malformed URL parameter " + position + " (counting from 1 after '?'): expected"
+            + " key=value. A value containing '&', '=', '%' or '+' must be percent-encoded (%26, %3D, %25, %2B).");
       }
-      String key = decode(pair.substring(0, eq), "parameter name");
-      String value = decode(pair.substring(eq + 1), "value of " + key);
-      if (parameters.put(key, value) != null) {
-        throw new ConfigException("URL parameter '" + key + "' is given twice");
+      String key = decode(pair.substring(0, eq), "parameter " + position + " (its name)");
+      String value = decode(pair.substring(eq + 1), "parameter " + position + " (its value)");
+      Integer first = positions.putIfAbsent(key, position);
+      if (first != null) {
+        throw new ConfigException("URL parameters " + first + " and " + position + " (counting from 1 after '?') have"
+            + " the same name: give each once. A value containing '&' must be percent-encoded (%26).");
       }
+      parameters.put(key, value);
     }
     return parameters;
   }

@@ -80,10 +80,12 @@ class RyowConfigTest {
         "jdbc:ryow:mysql://db1,db2/shop?ryow.waitTimeout=60001 | ryow.waitTimeout",
         "jdbc:ryow:mysql://db1,db2/shop?ryow.fallback=maybe | one of [primary, error, stale]",
         "jdbc:ryow:mysql://db1,db2/shop?ryow.gtidCapture= | ryow.gtidCapture",
-        "jdbc:ryow:mysql://db1,db2/shop?novalue | expected key=value",
-        "jdbc:ryow:mysql://db1,db2/shop?a=1&a=2 | given twice",
-        "jdbc:ryow:mysql://db1,db2/shop?x=%zz | percent-encoding",
-        "jdbc:ryow:mysql://db1,db2/a/b | database",
+        "jdbc:ryow:mysql://db1,db2/shop?novalue | Malformed URL parameter 1",
+        "jdbc:ryow:mysql://db1,db2/shop?a=1&=2 | Malformed URL parameter 2",
+        "jdbc:ryow:mysql://db1,db2/shop?a=1&b=2&a=2 | URL parameters 1 and 3",
+        "jdbc:ryow:mysql://db1,db2/shop?x=%zz | percent-encoding in the URL's parameter 1 (its value)",
+        "jdbc:ryow:mysql://db1,db2/a/b | database part of the URL: it contains '/'",
+        "jdbc:ryow:mysql://db1,db2/shop&password=x | put the parameters after a '?'",
       })
   void badUrlsAreClearErrors(String url, String messageFragment) {
     assertThatThrownBy(() -> parse(url))
@@ -98,6 +100,106 @@ class RyowConfigTest {
         .hasMessageContaining("ryow.gtidCapture")
         .hasMessageContaining("ryow.waitTimeout")
         .hasMessageContaining("ryow.fallback");
+  }
+
+  /** A password with an unencoded '&' (the tail then looks like a parameter of its own): never echoed. */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "?user=app&password=pa&ss-word-tail | ss-word-tail",
+        "?user=app&password=pa&ss-word-tail&user=x | ss-word-tail",
+        "?password=pa&ss=word&ss=word | ss=word",
+        "?password=pa&ss=%zzword | ss=%zzword",
+        "?password=pa&ryow.waitTimeout=secret9 | secret9",
+        "?password=pa&ryow.fallback=secret9 | secret9",
+        "?password=pa&ryow.clusterName=" + "%01secret9 | secret9",
+        "?ryow.tokenKey=short-kq7zx9w | kq7zx9w",
+      })
+  void noErrorQuotesAnyPartOfAParameterValue(String query, String secretPart) {
+    assertThatThrownBy(() -> parse(BASE + query))
+        .isInstanceOf(ConfigException.class)
+        .satisfies(e -> {
+          for (int i = 0; i + 4 <= secretPart.length(); i++) {
+            String piece = secretPart.substring(i, i + 4);
+            assertThat(e.getMessage()).as("message quotes '%s'", piece).doesNotContain(piece);
+          }
+          assertThat(e.getCause() == null ? "" : String.valueOf(e.getCause())).doesNotContain(secretPart);
+        });
+  }
+
+  @Test
+  void invalidValuesAreDescribedNotQuoted() {
+    assertThatThrownBy(() -> parse(BASE + "?ryow.waitTimeout=abc"))
+        .hasMessage("Invalid value for ryow.waitTimeout: expected integer 1..60000 but it is not a whole number");
+    assertThatThrownBy(() -> parse(BASE + "?ryow.waitTimeout=60001"))
+        .hasMessage("Invalid value for ryow.waitTimeout: expected integer 1..60000 but it is above that range");
+    assertThatThrownBy(() -> parse(BASE + "?ryow.fallback=maybe"))
+        .hasMessage("Invalid value for ryow.fallback: expected one of [primary, error, stale] but it is none of them");
+  }
+
+  @Test
+  void nonStringPropertyValuesAreHonouredOrRefused() throws Exception {
+    Properties info = new Properties();
+    info.put("ryow.waitTimeout", 250);
+    info.put("ryow.failoverTimeout", 1500L);
+    info.put("ryow.clusterName", new StringBuilder("orders"));
+    info.put("ryow.fallback", FallbackMode.ERROR);
+    info.put("connectTimeout", 2500);
+    info.put("useSSL", Boolean.FALSE);
+    info.put("password", "TopSecret1".toCharArray());
+    RyowConfig config = RyowConfig.from(BASE, info);
+    assertThat(config.get(RyowProperties.WAIT_TIMEOUT_MILLIS)).isEqualTo(250);
+    assertThat(config.get(RyowProperties.FAILOVER_TIMEOUT_MILLIS)).isEqualTo(1500);
+    assertThat(config.clusterName()).isEqualTo("orders");
+    assertThat(config.get(RyowProperties.FALLBACK)).isEqualTo(FallbackMode.ERROR);
+    assertThat(config.connectorProperties())
+        .containsEntry("connectTimeout", "2500")
+        .containsEntry("useSSL", "false")
+        .containsEntry("password", "TopSecret1");
+
+    Properties zero = new Properties();
+    zero.put("ryow.waitTimeout", 0);
+    assertThatThrownBy(() -> RyowConfig.from(BASE, zero))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("Invalid value for ryow.waitTimeout");
+
+    Properties list = new Properties();
+    list.put("ryow.waitTimeout", java.util.List.of("TopSecret1"));
+    assertThatThrownBy(() -> RyowConfig.from(BASE, list))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("'ryow.waitTimeout'")
+        .hasMessageContaining("java.util.")
+        .hasMessageNotContaining("TopSecret1");
+
+    Properties badKey = new Properties();
+    badKey.put(42, "x");
+    assertThatThrownBy(() -> RyowConfig.from(BASE, badKey))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("key of type java.lang.Integer");
+  }
+
+  @Test
+  void propertyDefaultsCountAndNonStringDefaultsAreRefused() throws Exception {
+    Properties defaults = new Properties();
+    defaults.setProperty("ryow.waitTimeout", "300");
+    Properties info = new Properties(defaults);
+    assertThat(RyowConfig.from(BASE, info).get(RyowProperties.WAIT_TIMEOUT_MILLIS)).isEqualTo(300);
+    info.put("ryow.waitTimeout", 400);
+    assertThat(RyowConfig.from(BASE, info).get(RyowProperties.WAIT_TIMEOUT_MILLIS)).as("own entry wins").isEqualTo(400);
+
+    Properties objectDefaults = new Properties();
+    objectDefaults.put("ryow.waitTimeout", 500);
+    assertThatThrownBy(() -> RyowConfig.from(BASE, new Properties(objectDefaults)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("'ryow.waitTimeout'")
+        .hasMessageContaining("defaults");
+  }
+
+  @Test
+  void toStringHidesWhatFollowsASecretInTheUrl() throws Exception {
+    RyowConfig config = parse(BASE + "?user=app&password=pa&ss=word-tail&sslMode=DISABLED");
+    assertThat(config.toString()).doesNotContain("word-tail").doesNotContain("DISABLED").contains("user=app");
   }
 
   @Test
