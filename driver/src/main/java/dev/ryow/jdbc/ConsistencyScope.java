@@ -58,8 +58,19 @@ public final class ConsistencyScope implements AutoCloseable {
    * @throws InvalidTokenException if the token is not one {@code codec} accepts; no scope is opened
    */
   public static ConsistencyScope open(@Nullable String token, TokenCodec codec) throws InvalidTokenException {
+    return open(token, codec, ConsistencyMode.SCOPE);
+  }
+
+  /**
+   * Opens a scope whose connections use {@code mode} and that starts with the writes named by
+   * {@code token}; e.g. {@link ConsistencyMode#JVM} keeps the JVM-wide guarantee inside the scope.
+   *
+   * @throws InvalidTokenException if the token is not one {@code codec} accepts; no scope is opened
+   */
+  public static ConsistencyScope open(@Nullable String token, TokenCodec codec, ConsistencyMode mode)
+      throws InvalidTokenException {
     GtidSet start = token == null || token.isEmpty() ? GtidSet.EMPTY : codec.decode(token);
-    ConsistencyScope scope = open();
+    ConsistencyScope scope = open(mode);
     scope.watermark.advance(start);
     return scope;
   }

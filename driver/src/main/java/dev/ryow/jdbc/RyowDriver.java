@@ -6,6 +6,7 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
 import dev.ryow.jdbc.config.RyowUrl;
+import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.ClusterMBeans;
@@ -18,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -79,6 +81,22 @@ public final class RyowDriver implements Driver {
     Cluster cluster = new Cluster(config, connectorJ);
     LOG.info("[{}] new cluster, ryow-jdbc {}: {}", cluster.name(), VERSION, config);
     return ClusterMBeans.register(cluster);
+  }
+
+  /**
+   * The counters of the cluster that {@code url} and {@code info} describe (the same arguments as
+   * {@link #connect}), if a connection through the registered driver or {@link RyowDataSource} has
+   * created that cluster in this JVM; empty before the first connection. Opens nothing and sends
+   * nothing to any server: for monitoring code that must not connect (a metrics scrape).
+   *
+   * @throws SQLException if {@code url} is not a valid {@code jdbc:ryow:} URL or a {@code ryow.*} setting is invalid
+   */
+  public static Optional<MetricsSnapshot> clusterMetrics(String url, Properties info) throws SQLException {
+    if (!RyowUrl.accepts(url)) {
+      throw new SQLException("Not a " + RyowUrl.SCHEME + " URL", "08001");
+    }
+    Cluster cluster = INSTANCE.clusters.get(RyowConfig.from(url, info).clusterKey());
+    return cluster == null ? Optional.empty() : Optional.of(cluster.metrics().snapshot());
   }
 
   /** The instance registered with {@link DriverManager}; {@link RyowDataSource} connects through it. */

@@ -67,6 +67,10 @@ public record MetricsSnapshot(
     long maxApplierLagMillis,
     String replicaStates) {
 
+  /** All counters zero, no replica known: a cluster before its first connection. */
+  public static final MetricsSnapshot EMPTY =
+      new MetricsSnapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
+
   /** Share of reads served by replicas, 0..1 (0 when there were no reads). */
   public double replicaShare() {
     long reads = replicaReads + primaryReads;

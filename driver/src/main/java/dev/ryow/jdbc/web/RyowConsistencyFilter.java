@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.web;
 
+import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.InvalidTokenException;
 import dev.ryow.jdbc.TokenCodec;
@@ -13,7 +14,13 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,12 +31,18 @@ import org.slf4j.LoggerFactory;
  * it for the request's thread, and returns the scope's token, updated by the request's writes, in
  * the same response header (and cookie, if configured). The header is set just before the response
  * commits, so it is present even when the application flushes early; writes made after the commit
- * are also offered as an HTTP trailer of the same name where the protocol allows.
+ * are also offered as an HTTP trailer of the same name where the protocol allows. The cookie is set
+ * only when the request changed the token, so {@code Max-Age} counts from the last write and
+ * responses that wrote nothing carry no {@code Set-Cookie}.
  *
- * <p>Init parameters: {@code headerName}, {@code cookieName} (none by default), {@code invalidToken}
+ * <p>Configured in code ({@link #builder()}) or by init parameters: {@code headerName},
+ * {@code cookieName} (none by default) with {@code cookiePath}, {@code cookieHttpOnly},
+ * {@code cookieSecure}, {@code cookieSameSite} and {@code cookieMaxAge} (seconds), {@code invalidToken}
  * ({@code ignore}: drop it and serve the request with an empty scope, the default; {@code reject}:
- * answer 400), and the token settings {@code ryow.tokenMaxLength}, {@code ryow.tokenMaxIntervals},
- * {@code ryow.tokenKey} with the same meaning as in the JDBC URL.
+ * answer 400), {@code consistency} (the mode of the request's scope: {@code scope}, the default,
+ * {@code jvm}, {@code latest}, {@code connection} or {@code none}), and the token settings
+ * {@code ryow.tokenMaxLength}, {@code ryow.tokenMaxIntervals}, {@code ryow.tokenKey} with the same
+ * meaning as in the JDBC URL. Init parameters that are absent leave the configuration in code as it is.
  */
 public final class RyowConsistencyFilter implements Filter {
   /** The default request and response header. */
@@ -38,9 +51,10 @@ public final class RyowConsistencyFilter implements Filter {
   private static final Logger LOG = LoggerFactory.getLogger(RyowConsistencyFilter.class);
 
   private TokenCodec codec;
-  private String headerName;
-  private @Nullable String cookieName;
+  private @Nullable String headerName;
+  private @Nullable TokenCookie cookie;
   private boolean rejectInvalid;
+  private ConsistencyMode scopeMode;
 
   /** A filter configured by init parameters (as declared in web.xml or by a framework). */
   public RyowConsistencyFilter() {
@@ -56,10 +70,73 @@ public final class RyowConsistencyFilter implements Filter {
    * @param rejectInvalid answer 400 to an invalid token instead of ignoring it
    */
   public RyowConsistencyFilter(TokenCodec codec, String headerName, @Nullable String cookieName, boolean rejectInvalid) {
-    this.codec = codec;
+    this(codec, headerName, cookieName == null ? null : TokenCookie.named(cookieName), rejectInvalid, ConsistencyMode.SCOPE);
+  }
+
+  private RyowConsistencyFilter(TokenCodec codec, @Nullable String headerName, @Nullable TokenCookie cookie,
+      boolean rejectInvalid, ConsistencyMode scopeMode) {
+    this.codec = Objects.requireNonNull(codec, "codec");
     this.headerName = headerName;
-    this.cookieName = cookieName;
+    this.cookie = cookie;
     this.rejectInvalid = rejectInvalid;
+    this.scopeMode = Objects.requireNonNull(scopeMode, "scopeMode");
+  }
+
+  /** A builder for a filter configured in code; it starts as {@link #RyowConsistencyFilter()} does. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Configures a {@link RyowConsistencyFilter} in code. */
+  public static final class Builder {
+    private TokenCodec codec = TokenCodec.DEFAULT;
+    private @Nullable String headerName = DEFAULT_HEADER;
+    private @Nullable TokenCookie cookie;
+    private boolean rejectInvalid;
+    private ConsistencyMode scopeMode = ConsistencyMode.SCOPE;
+
+    private Builder() {}
+
+    /** How tokens are parsed, bounded and signed (default: unsigned, default bounds). */
+    public Builder codec(TokenCodec codec) {
+      this.codec = Objects.requireNonNull(codec, "codec");
+      return this;
+    }
+
+    /** The request and response header ({@value #DEFAULT_HEADER} by default); null: no header, a cookie only. */
+    public Builder header(@Nullable String headerName) {
+      this.headerName = headerName == null || headerName.isBlank() ? null : headerName.trim();
+      return this;
+    }
+
+    /** The cookie that carries the token; null (the default): none. */
+    public Builder cookie(@Nullable TokenCookie cookie) {
+      this.cookie = cookie;
+      return this;
+    }
+
+    /** Answer 400 to an invalid token instead of serving the request with an empty scope. */
+    public Builder rejectInvalidTokens(boolean reject) {
+      this.rejectInvalid = reject;
+      return this;
+    }
+
+    /**
+     * The mode of each request's scope ({@link ConsistencyMode#SCOPE} by default). {@link ConsistencyMode#JVM}
+     * keeps the JVM-wide guarantee of {@code ryow.consistency=jvm} for reads inside requests.
+     */
+    public Builder scopeMode(ConsistencyMode mode) {
+      this.scopeMode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** The filter. */
+    public RyowConsistencyFilter build() {
+      if (headerName == null && cookie == null) {
+        throw new IllegalStateException("The filter needs a header or a cookie to carry the token");
+      }
+      return new RyowConsistencyFilter(codec, headerName, cookie, rejectInvalid, scopeMode);
+    }
   }
 
   @Override
@@ -68,26 +145,75 @@ public final class RyowConsistencyFilter implements Filter {
     if (header != null && !header.isBlank()) {
       headerName = header.trim();
     }
-    String cookie = config.getInitParameter("cookieName");
-    if (cookie != null && !cookie.isBlank()) {
-      cookieName = cookie.trim();
+    try {
+      cookie = cookieFrom(config, cookie);
+    } catch (IllegalArgumentException e) {
+      throw new ServletException("Bad cookie setting for " + getClass().getSimpleName() + ": " + e.getMessage(), e);
     }
     String invalid = config.getInitParameter("invalidToken");
     if (invalid != null) {
-      switch (invalid.trim().toLowerCase(java.util.Locale.ROOT)) {
+      switch (invalid.trim().toLowerCase(Locale.ROOT)) {
         case "ignore" -> rejectInvalid = false;
         case "reject" -> rejectInvalid = true;
         default -> throw new ServletException("invalidToken must be 'ignore' or 'reject', not '" + invalid + "'");
       }
     }
-    try {
-      codec = TokenCodec.of(
-          intParameter(config, "ryow.tokenMaxLength", TokenCodec.DEFAULT_MAX_LENGTH),
-          intParameter(config, "ryow.tokenMaxIntervals", TokenCodec.DEFAULT_MAX_INTERVALS),
-          config.getInitParameter("ryow.tokenKey"));
-    } catch (IllegalArgumentException e) {
-      throw new ServletException("Bad token setting for " + getClass().getSimpleName() + ": " + e.getMessage(), e);
+    String mode = config.getInitParameter("consistency");
+    if (mode != null && !mode.isBlank()) {
+      try {
+        scopeMode = ConsistencyMode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new ServletException("consistency must be one of scope, jvm, latest, connection, none, not '" + mode + "'", e);
+      }
     }
+    if (config.getInitParameter("ryow.tokenMaxLength") != null || config.getInitParameter("ryow.tokenMaxIntervals") != null
+        || config.getInitParameter("ryow.tokenKey") != null) {
+      try {
+        codec = TokenCodec.of(
+            intParameter(config, "ryow.tokenMaxLength", TokenCodec.DEFAULT_MAX_LENGTH),
+            intParameter(config, "ryow.tokenMaxIntervals", TokenCodec.DEFAULT_MAX_INTERVALS),
+            config.getInitParameter("ryow.tokenKey"));
+      } catch (IllegalArgumentException e) {
+        throw new ServletException("Bad token setting for " + getClass().getSimpleName() + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static @Nullable TokenCookie cookieFrom(FilterConfig config, @Nullable TokenCookie configured)
+      throws ServletException {
+    String name = config.getInitParameter("cookieName");
+    TokenCookie c = name != null && !name.isBlank() ? TokenCookie.named(name.trim()) : configured;
+    if (c == null) {
+      return null;
+    }
+    String path = config.getInitParameter("cookiePath");
+    if (path != null && !path.isBlank()) {
+      c = c.path(path.trim());
+    }
+    String httpOnly = config.getInitParameter("cookieHttpOnly");
+    if (httpOnly != null && !httpOnly.isBlank()) {
+      c = c.httpOnly(booleanParameter("cookieHttpOnly", httpOnly));
+    }
+    String secure = config.getInitParameter("cookieSecure");
+    if (secure != null && !secure.isBlank()) {
+      c = c.secure(booleanParameter("cookieSecure", secure));
+    }
+    String sameSite = config.getInitParameter("cookieSameSite");
+    if (sameSite != null && !sameSite.isBlank()) {
+      c = c.sameSite(sameSite.trim());
+    }
+    if (config.getInitParameter("cookieMaxAge") != null) {
+      c = c.maxAge(Duration.ofSeconds(intParameter(config, "cookieMaxAge", 0)));
+    }
+    return c;
+  }
+
+  private static boolean booleanParameter(String name, String text) throws ServletException {
+    return switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ServletException(name + " must be true or false, not '" + text + "'");
+    };
   }
 
   private static int intParameter(FilterConfig config, String name, int defaultValue) throws ServletException {
@@ -110,35 +236,58 @@ public final class RyowConsistencyFilter implements Filter {
       return;
     }
     ConsistencyScope scope;
+    String incoming = incomingToken(http);
     try {
-      scope = ConsistencyScope.open(incomingToken(http), codec);
+      scope = ConsistencyScope.open(incoming, codec, scopeMode);
     } catch (InvalidTokenException e) {
       if (rejectInvalid) {
-        httpResponse.sendError(HttpServletResponse.SC_BAD_REQUEST, "Invalid " + headerName + ": " + e.getMessage());
+        httpResponse.sendError(HttpServletResponse.SC_BAD_REQUEST, "Invalid " + carrier() + ": " + e.getMessage());
         return;
       }
-      LOG.debug("Ignoring an invalid {} on {} {}: {}", headerName, http.getMethod(), http.getRequestURI(), e.getMessage());
-      scope = ConsistencyScope.open();
+      LOG.debug("Ignoring an invalid {} on {} {}: {}", carrier(), http.getMethod(), http.getRequestURI(), e.getMessage());
+      scope = ConsistencyScope.open(scopeMode);
     }
     try (ConsistencyScope bound = scope) {
-      TokenResponse wrapped = new TokenResponse(httpResponse, bound, this);
+      TokenResponse wrapped = new TokenResponse(httpResponse, bound, this, incoming);
       offerTrailer(httpResponse, bound);
       chain.doFilter(request, wrapped);
       wrapped.beforeCommit();
     }
   }
 
+  /** What carries the token, for messages. */
+  private String carrier() {
+    String header = headerName;
+    TokenCookie c = cookie;
+    return header != null ? header : "cookie " + (c == null ? "" : c.name());
+  }
+
+  /**
+   * The token the request brought: the header's, else the cookie's (URL-decoded, as {@link #writeToken}
+   * encodes it).
+   */
   private @Nullable String incomingToken(HttpServletRequest request) {
-    String header = request.getHeader(headerName);
-    if (header != null && !header.isEmpty()) {
-      return header.trim();
+    String headerName = this.headerName;
+    if (headerName != null) {
+      String header = request.getHeader(headerName);
+      if (header != null && !header.isEmpty()) {
+        return header.trim();
+      }
     }
-    String cookie = cookieName;
+    TokenCookie tokenCookie = cookie;
     Cookie[] cookies = request.getCookies();
-    if (cookie != null && cookies != null) {
+    if (tokenCookie != null && cookies != null) {
       for (Cookie c : cookies) {
-        if (cookie.equals(c.getName())) {
-          return c.getValue();
+        if (tokenCookie.name().equals(c.getName())) {
+          String value = c.getValue();
+          if (value == null || value.isEmpty()) {
+            return null;
+          }
+          try {
+            return URLDecoder.decode(value, StandardCharsets.US_ASCII);
+          } catch (IllegalArgumentException notEncoded) {
+            return value; // the codec rejects it as malformed
+          }
         }
       }
     }
@@ -146,6 +295,10 @@ public final class RyowConsistencyFilter implements Filter {
   }
 
   private void offerTrailer(HttpServletResponse response, ConsistencyScope scope) {
+    String headerName = this.headerName;
+    if (headerName == null) {
+      return;
+    }
     try {
       response.setTrailerFields(() -> {
         String token = tokenOf(scope);
@@ -156,8 +309,11 @@ public final class RyowConsistencyFilter implements Filter {
     }
   }
 
-  /** Puts the scope's current token on the response; called just before it commits. */
-  void writeToken(HttpServletResponse response, ConsistencyScope scope) {
+  /**
+   * Puts the scope's current token on the response; called just before it commits. The cookie is set
+   * only when the scope holds writes and its token differs from the one the request brought.
+   */
+  void writeToken(HttpServletResponse response, ConsistencyScope scope, @Nullable String incoming) {
     if (response.isCommitted()) {
       return;
     }
@@ -165,13 +321,25 @@ public final class RyowConsistencyFilter implements Filter {
     if (token == null) {
       return;
     }
-    response.setHeader(headerName, token);
-    String cookie = cookieName;
-    if (cookie != null && !token.isEmpty()) {
-      Cookie c = new Cookie(cookie, java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.US_ASCII));
-      c.setHttpOnly(true);
-      c.setPath("/");
-      response.addCookie(c);
+    String header = headerName;
+    if (header != null) {
+      response.setHeader(header, token);
+    }
+    TokenCookie c = cookie;
+    if (c != null && !scope.gtids().isEmpty() && !token.equals(incoming)) {
+      Cookie out = new Cookie(c.name(), URLEncoder.encode(token, StandardCharsets.US_ASCII));
+      out.setPath(c.path());
+      out.setHttpOnly(c.isHttpOnly());
+      out.setSecure(c.isSecure());
+      String sameSite = c.sameSite();
+      if (sameSite != null) {
+        out.setAttribute("SameSite", sameSite);
+      }
+      Duration maxAge = c.maxAge();
+      if (maxAge != null) {
+        out.setMaxAge((int) maxAge.getSeconds());
+      }
+      response.addCookie(out);
     }
   }
 
@@ -183,13 +351,13 @@ public final class RyowConsistencyFilter implements Filter {
     try {
       return scope.token(codec);
     } catch (IllegalArgumentException tooLarge) {
-      LOG.warn("No {} on this response: {}", headerName, tooLarge.getMessage());
+      LOG.warn("No {} on this response: {}", carrier(), tooLarge.getMessage());
       return null;
     }
   }
 
   @Override
   public String toString() {
-    return "RyowConsistencyFilter[header=" + headerName + ", cookie=" + cookieName + ", " + codec + "]";
+    return "RyowConsistencyFilter[header=" + headerName + ", cookie=" + cookie + ", scope=" + scopeMode + ", " + codec + "]";
   }
 }

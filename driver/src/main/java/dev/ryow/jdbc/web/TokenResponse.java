@@ -17,22 +17,25 @@ final class TokenResponse extends HttpServletResponseWrapper {
   private final HttpServletResponse response;
   private final ConsistencyScope scope;
   private final RyowConsistencyFilter filter;
+  private final @Nullable String incoming;
   private boolean tokenWritten;
   private @Nullable ServletOutputStream stream;
   private @Nullable PrintWriter writer;
 
-  TokenResponse(HttpServletResponse response, ConsistencyScope scope, RyowConsistencyFilter filter) {
+  TokenResponse(
+      HttpServletResponse response, ConsistencyScope scope, RyowConsistencyFilter filter, @Nullable String incoming) {
     super(response);
     this.response = response;
     this.scope = scope;
     this.filter = filter;
+    this.incoming = incoming;
   }
 
-  /** Sets the token header unless the response is already committed (then the trailer carries it). */
+  /** Sets the token header (and cookie) unless the response is already committed (then the trailer carries it). */
   void beforeCommit() {
     if (!tokenWritten) {
       tokenWritten = true;
-      filter.writeToken(response, scope);
+      filter.writeToken(response, scope, incoming);
     }
   }
 

@@ -2,16 +2,32 @@ package dev.ryow.jdbc.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.gtid.GtidSet;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-/** The token header the filter writes at commit (the request path is covered by HttpPropagationIT). */
+/**
+ * The token the filter reads from a request and writes at commit, header and cookie (the request path
+ * through a real container is covered by HttpPropagationIT and the Spring Boot starter's TwoInstancesIT).
+ */
 class RyowConsistencyFilterTest {
   private static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
   private static final String B = "8c3a9a2e-1d4f-11ef-8b7a-0242ac120002";
@@ -35,7 +51,7 @@ class RyowConsistencyFilterTest {
     Map<String, String> headers = new LinkedHashMap<>();
     try (ConsistencyScope scope = ConsistencyScope.open()) {
       scope.advance(GtidSet.parse(A + ":3:5:7"));
-      filter.writeToken(recording(headers), scope);
+      filter.writeToken(recording(headers), scope, null);
     }
     assertThat(headers).containsEntry("X-Ryow-Token", A + ":3-7");
     assertThat(codec.decode(headers.get("X-Ryow-Token"))).isEqualTo(GtidSet.parse(A + ":3-7"));
@@ -47,8 +63,163 @@ class RyowConsistencyFilterTest {
     Map<String, String> headers = new LinkedHashMap<>();
     try (ConsistencyScope scope = ConsistencyScope.open()) {
       scope.advance(GtidSet.parse(A + ":1," + B + ":1"));
-      filter.writeToken(recording(headers), scope);
+      filter.writeToken(recording(headers), scope, null);
     }
     assertThat(headers).isEmpty();
+  }
+
+  /** A request with {@code header} as the token header (or none) and {@code cookies}. */
+  private static HttpServletRequest request(@Nullable String header, Cookie... cookies) {
+    return (HttpServletRequest) Proxy.newProxyInstance(
+        HttpServletRequest.class.getClassLoader(),
+        new Class<?>[] {HttpServletRequest.class},
+        (proxy, method, args) -> switch (method.getName()) {
+          case "getHeader" -> "X-Ryow-Token".equals(args[0]) ? header : null;
+          case "getCookies" -> cookies.length == 0 ? null : cookies;
+          case "getMethod" -> "GET";
+          case "getRequestURI" -> "/items";
+          default -> throw new UnsupportedOperationException(method.getName());
+        });
+  }
+
+  /** A response that records headers, cookies and errors; it has no trailers (HTTP/1.0-like). */
+  private static HttpServletResponse response(Map<String, String> headers, List<Cookie> cookies, AtomicInteger error) {
+    return (HttpServletResponse) Proxy.newProxyInstance(
+        HttpServletResponse.class.getClassLoader(),
+        new Class<?>[] {HttpServletResponse.class},
+        (proxy, method, args) -> switch (method.getName()) {
+          case "isCommitted" -> false;
+          case "setHeader" -> headers.put((String) args[0], (String) args[1]);
+          case "addCookie" -> cookies.add((Cookie) args[0]);
+          case "sendError" -> {
+            error.set((Integer) args[0]);
+            yield null;
+          }
+          case "setTrailerFields" -> throw new UnsupportedOperationException("no trailers");
+          default -> throw new UnsupportedOperationException(method.getName());
+        });
+  }
+
+  private static FilterConfig initParameters(Map<String, String> parameters) {
+    return new FilterConfig() {
+      @Override
+      public String getFilterName() {
+        return "ryow";
+      }
+
+      @Override
+      public @Nullable ServletContext getServletContext() {
+        return null;
+      }
+
+      @Override
+      public @Nullable String getInitParameter(String name) {
+        return parameters.get(name);
+      }
+
+      @Override
+      public java.util.Enumeration<String> getInitParameterNames() {
+        return Collections.enumeration(parameters.keySet());
+      }
+    };
+  }
+
+  @Test
+  void aTokenCookieComesBackAsTheSameScope() throws Exception {
+    // Before the fix the cookie was written URL-encoded and read back undecoded: an invalid token, dropped.
+    RyowConsistencyFilter filter = new RyowConsistencyFilter(TokenCodec.DEFAULT, "X-Ryow-Token", "RYOW_TOKEN", false);
+    GtidSet wrote = GtidSet.parse(A + ":1-5," + B + ":7");
+    List<Cookie> set = new ArrayList<>();
+    filter.doFilter(request(null), response(new LinkedHashMap<>(), set, new AtomicInteger()),
+        (req, resp) -> ConsistencyScope.current().advance(wrote));
+    assertThat(set).hasSize(1);
+    assertThat(set.get(0).getValue()).as("no comma in a cookie value (RFC 6265)").doesNotContain(",");
+    AtomicReference<GtidSet> seen = new AtomicReference<>();
+    filter.doFilter(request(null, new Cookie("RYOW_TOKEN", set.get(0).getValue())),
+        response(new LinkedHashMap<>(), new ArrayList<>(), new AtomicInteger()),
+        (FilterChain) (req, resp) -> seen.set(ConsistencyScope.current().gtids()));
+    assertThat(seen.get()).as("the scope opened from the cookie the filter set").isEqualTo(wrote);
+  }
+
+  @Test
+  void theCookieCarriesItsAttributesAndIsSetOnlyWhenTheTokenChanged() throws Exception {
+    TokenCodec codec = TokenCodec.of(2048, 64, "a-key-of-sixteen-chars");
+    RyowConsistencyFilter filter = RyowConsistencyFilter.builder()
+        .codec(codec)
+        .header(null)
+        .cookie(TokenCookie.named("T").path("/app").secure(true).sameSite("Strict").maxAge(Duration.ofMinutes(5)))
+        .build();
+    Map<String, String> headers = new LinkedHashMap<>();
+    List<Cookie> set = new ArrayList<>();
+    filter.doFilter(request(null), response(headers, set, new AtomicInteger()), (req, resp) -> { });
+    assertThat(set).as("nothing written, nothing to carry: no Set-Cookie").isEmpty();
+
+    filter.doFilter(request(null), response(headers, set, new AtomicInteger()),
+        (req, resp) -> ConsistencyScope.current().advance(GtidSet.parse(A + ":1-3")));
+    assertThat(headers).as("cookie only: no header").isEmpty();
+    assertThat(set).hasSize(1);
+    Cookie c = set.get(0);
+    assertThat(c.getName()).isEqualTo("T");
+    assertThat(c.getPath()).isEqualTo("/app");
+    assertThat(c.isHttpOnly()).isTrue();
+    assertThat(c.getSecure()).isTrue();
+    assertThat(c.getAttribute("SameSite")).isEqualTo("Strict");
+    assertThat(c.getMaxAge()).isEqualTo(300);
+    assertThat(codec.decode(java.net.URLDecoder.decode(c.getValue(), java.nio.charset.StandardCharsets.US_ASCII)))
+        .isEqualTo(GtidSet.parse(A + ":1-3"));
+
+    List<Cookie> again = new ArrayList<>();
+    filter.doFilter(request(null, c), response(headers, again, new AtomicInteger()), (req, resp) -> { });
+    assertThat(again).as("a read-only request leaves the cookie (and its Max-Age) as it is").isEmpty();
+  }
+
+  @Test
+  void theRequestScopeHasTheConfiguredMode() throws Exception {
+    AtomicReference<ConsistencyMode> mode = new AtomicReference<>();
+    FilterChain chain = (req, resp) -> mode.set(ConsistencyScope.current().mode());
+    RyowConsistencyFilter.builder().build()
+        .doFilter(request(null), response(new LinkedHashMap<>(), new ArrayList<>(), new AtomicInteger()), chain);
+    assertThat(mode.get()).isEqualTo(ConsistencyMode.SCOPE);
+    RyowConsistencyFilter.builder().scopeMode(ConsistencyMode.JVM).build()
+        .doFilter(request("garbage"), response(new LinkedHashMap<>(), new ArrayList<>(), new AtomicInteger()), chain);
+    assertThat(mode.get()).as("also when an invalid token was dropped").isEqualTo(ConsistencyMode.JVM);
+  }
+
+  @Test
+  void aContainerCallingInitWithoutParametersKeepsTheFilterConfiguredInCode() throws Exception {
+    // Frameworks register filter instances built in code; the container still calls init(). Before the fix
+    // init() replaced the codec with the unsigned default, so unsigned (forgeable) tokens were accepted.
+    RyowConsistencyFilter filter =
+        new RyowConsistencyFilter(TokenCodec.of(2048, 64, "a-key-of-sixteen-chars"), "X-Ryow-Token", null, true);
+    filter.init(initParameters(Map.of()));
+    AtomicInteger error = new AtomicInteger();
+    AtomicInteger served = new AtomicInteger();
+    filter.doFilter(request(A + ":1"), response(new LinkedHashMap<>(), new ArrayList<>(), error),
+        (req, resp) -> served.incrementAndGet());
+    assertThat(error.get()).as("an unsigned token is rejected by the signed codec").isEqualTo(400);
+    assertThat(served.get()).isZero();
+  }
+
+  @Test
+  void initParametersConfigureTheCookie() throws Exception {
+    RyowConsistencyFilter filter = new RyowConsistencyFilter();
+    filter.init(initParameters(Map.of("cookieName", "C", "cookieSameSite", "Lax", "cookieMaxAge", "60",
+        "cookieHttpOnly", "false", "consistency", "jvm")));
+    List<Cookie> set = new ArrayList<>();
+    AtomicReference<ConsistencyMode> mode = new AtomicReference<>();
+    filter.doFilter(request(null), response(new LinkedHashMap<>(), set, new AtomicInteger()), (req, resp) -> {
+      mode.set(ConsistencyScope.current().mode());
+      ConsistencyScope.current().advance(GtidSet.parse(A + ":9"));
+    });
+    assertThat(mode.get()).isEqualTo(ConsistencyMode.JVM);
+    assertThat(set).singleElement().satisfies(c -> {
+      assertThat(c.getName()).isEqualTo("C");
+      assertThat(c.isHttpOnly()).isFalse();
+      assertThat(c.getAttribute("SameSite")).isEqualTo("Lax");
+      assertThat(c.getMaxAge()).isEqualTo(60);
+    });
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new RyowConsistencyFilter().init(initParameters(Map.of("consistency", "eventual"))))
+        .hasMessageContaining("consistency must be one of");
   }
 }
