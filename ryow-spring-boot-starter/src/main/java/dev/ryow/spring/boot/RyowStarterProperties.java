@@ -1,0 +1,259 @@
+package dev.ryow.spring.boot;
+
+import dev.ryow.jdbc.web.RyowConsistencyFilter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+
+/**
+ * The starter's own settings: {@code ryow.web.*}, {@code ryow.metrics.*} and {@code ryow.datasource.*}.
+ * The driver's settings ({@code ryow.wait-timeout}, {@code ryow.token-key}...) sit beside them under
+ * {@code ryow.} and are bound by {@link RyowDriverSettings}.
+ */
+@ConfigurationProperties("ryow")
+public final class RyowStarterProperties {
+  private final Web web = new Web();
+  private final Metrics metrics = new Metrics();
+  private final DataSource datasource = new DataSource();
+
+  /** The consistency filter. */
+  public Web getWeb() {
+    return web;
+  }
+
+  /** The Micrometer meters. */
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  /** Handing the driver settings to the DataSource. */
+  public DataSource getDatasource() {
+    return datasource;
+  }
+
+  /** How the consistency token travels between the browser (or client) and the instances. */
+  public enum Transport {
+    /** In a cookie: browsers carry it to whichever instance serves the next request. */
+    COOKIE,
+    /** In a request and response header, for API clients that carry it themselves. */
+    HEADER
+  }
+
+  /** What the filter does with a token it cannot accept (malformed, too large, unsigned or forged). */
+  public enum InvalidToken {
+    /** Drop it and serve the request with an empty scope. */
+    IGNORE,
+    /** Answer 400. */
+    REJECT
+  }
+
+  /** {@code ryow.web.*}: the servlet filter that carries read-your-writes across instances. */
+  public static final class Web {
+    /** Whether to register the consistency filter (servlet web applications). */
+    private boolean enabled = true;
+
+    /** Where the token travels: a cookie (browsers) or a header (API clients). */
+    private Transport transport = Transport.COOKIE;
+
+    /** The request and response header, with transport=header. */
+    private String headerName = RyowConsistencyFilter.DEFAULT_HEADER;
+
+    /** What to do with a token the filter cannot accept. */
+    private InvalidToken invalidToken = InvalidToken.IGNORE;
+
+    /** URL patterns the filter applies to. */
+    private List<String> urlPatterns = new ArrayList<>(List.of("/*"));
+
+    /** Order of the filter in the chain: early, so that everything after it reads inside the request's scope. */
+    private int order = Ordered.HIGHEST_PRECEDENCE + 20;
+
+    private final Cookie cookie = new Cookie();
+
+    /** Whether the filter is registered. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Registers the filter, or not. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** Where the token travels. */
+    public Transport getTransport() {
+      return transport;
+    }
+
+    /** Sets where the token travels. */
+    public void setTransport(Transport transport) {
+      this.transport = transport;
+    }
+
+    /** The header, with transport=header. */
+    public String getHeaderName() {
+      return headerName;
+    }
+
+    /** Sets the header. */
+    public void setHeaderName(String headerName) {
+      this.headerName = headerName;
+    }
+
+    /** What happens to a token the filter cannot accept. */
+    public InvalidToken getInvalidToken() {
+      return invalidToken;
+    }
+
+    /** Sets what happens to a token the filter cannot accept. */
+    public void setInvalidToken(InvalidToken invalidToken) {
+      this.invalidToken = invalidToken;
+    }
+
+    /** The URL patterns. */
+    public List<String> getUrlPatterns() {
+      return urlPatterns;
+    }
+
+    /** Sets the URL patterns. */
+    public void setUrlPatterns(List<String> urlPatterns) {
+      this.urlPatterns = urlPatterns;
+    }
+
+    /** The filter's order. */
+    public int getOrder() {
+      return order;
+    }
+
+    /** Sets the filter's order. */
+    public void setOrder(int order) {
+      this.order = order;
+    }
+
+    /** The cookie, with transport=cookie. */
+    public Cookie getCookie() {
+      return cookie;
+    }
+  }
+
+  /** {@code ryow.web.cookie.*}: the token cookie. */
+  public static final class Cookie {
+    /** Name of the cookie. */
+    private String name = "RYOW_TOKEN";
+
+    /** Path of the cookie. */
+    private String path = "/";
+
+    /** Whether the cookie is HttpOnly (scripts never need the token). */
+    private boolean httpOnly = true;
+
+    /** Whether the cookie is Secure (sent over HTTPS only); set it behind TLS. */
+    private boolean secure;
+
+    /** SameSite attribute of the cookie (Lax, Strict or None); empty for none. */
+    private @Nullable String sameSite = "Lax";
+
+    /**
+     * Max-Age of the cookie, counted from the last response that changed the token (a write). The token
+     * matters only while replicas may lag behind that write: minutes are plenty.
+     */
+    private Duration maxAge = Duration.ofMinutes(5);
+
+    /** The cookie's name. */
+    public String getName() {
+      return name;
+    }
+
+    /** Sets the cookie's name. */
+    public void setName(String name) {
+      this.name = name;
+    }
+
+    /** The cookie's path. */
+    public String getPath() {
+      return path;
+    }
+
+    /** Sets the cookie's path. */
+    public void setPath(String path) {
+      this.path = path;
+    }
+
+    /** Whether the cookie is HttpOnly. */
+    public boolean isHttpOnly() {
+      return httpOnly;
+    }
+
+    /** Sets HttpOnly. */
+    public void setHttpOnly(boolean httpOnly) {
+      this.httpOnly = httpOnly;
+    }
+
+    /** Whether the cookie is Secure. */
+    public boolean isSecure() {
+      return secure;
+    }
+
+    /** Sets Secure. */
+    public void setSecure(boolean secure) {
+      this.secure = secure;
+    }
+
+    /** The SameSite attribute, or null. */
+    public @Nullable String getSameSite() {
+      return sameSite;
+    }
+
+    /** Sets the SameSite attribute. */
+    public void setSameSite(@Nullable String sameSite) {
+      this.sameSite = sameSite;
+    }
+
+    /** The cookie's Max-Age. */
+    public Duration getMaxAge() {
+      return maxAge;
+    }
+
+    /** Sets the cookie's Max-Age. */
+    public void setMaxAge(Duration maxAge) {
+      this.maxAge = maxAge;
+    }
+  }
+
+  /** {@code ryow.metrics.*}: Micrometer meters of the cluster. */
+  public static final class Metrics {
+    /** Whether to register the driver's meters (ryow.*) with Micrometer when it is present. */
+    private boolean enabled = true;
+
+    /** Whether the meters are registered. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Registers the meters, or not. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+
+  /** {@code ryow.datasource.*}: how the driver settings reach the DataSource. */
+  public static final class DataSource {
+    /**
+     * Whether to hand the ryow.* driver settings from Spring configuration to HikariDataSource and
+     * RyowDataSource beans with a jdbc:ryow: URL (as data source properties, validated at startup).
+     */
+    private boolean enabled = true;
+
+    /** Whether the settings are handed over. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Hands the settings over, or not. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+}
