@@ -68,8 +68,7 @@ public record MetricsSnapshot(
     String replicaStates) {
 
   /** All counters zero, no replica known: a cluster before its first connection. */
-  public static final MetricsSnapshot EMPTY =
-      new MetricsSnapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
+  public static final MetricsSnapshot EMPTY = new ClusterMetrics().snapshot();
 
   /** Share of reads served by replicas, 0..1 (0 when there were no reads). */
   public double replicaShare() {

@@ -3,6 +3,7 @@ package dev.ryow.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,8 +12,18 @@ import org.junit.jupiter.api.Test;
 class RyowHealthCheckTest {
   private static MetricsSnapshot snapshot(long in, long out, long lag, long fallbacks, long replicaReads, long primaryReads,
       String states) {
-    return new MetricsSnapshot(replicaReads, primaryReads, 0, 0, 0, 0, 0, 0, fallbacks, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, in, out, lag, states);
+    ClusterMetrics metrics = new ClusterMetrics();
+    metrics.replicaHealth(in, out, lag, states);
+    for (long i = 0; i < fallbacks; i++) {
+      metrics.fellBackToPrimary();
+    }
+    for (long i = 0; i < replicaReads; i++) {
+      metrics.replicaRead();
+    }
+    for (long i = 0; i < primaryReads; i++) {
+      metrics.primaryRead();
+    }
+    return metrics.snapshot();
   }
 
   @Test
