@@ -119,7 +119,7 @@ class RyowAutoConfigurationTest {
   @Test
   void badSettingsFailAtStartupWithTheDriversMessage() {
     StarterContexts.web().withPropertyValues("spring.datasource.url=" + URL, "ryow.wait-timeout=0")
-        .run(context -> assertFailure(context, "Invalid value for ryow.waitTimeout: expected integer 1..60000 but was 0"));
+        .run(context -> assertFailure(context, "Invalid value for ryow.waitTimeout: expected integer 1..60000"));
     StarterContexts.web().withPropertyValues("spring.datasource.url=" + URL, "ryow.wait-timout=5")
         .run(context -> assertFailure(context, "Unknown property 'ryow.wait-timout'"));
     StarterContexts.web()
