@@ -442,13 +442,22 @@ final class Keywords {
   private static final int[] CATEGORY = new int[NAMES.length];
 
   /**
-   * Open-addressing hash table of the codes (linear probing, load below 1/2): a word costs one hash
-   * over its characters and, almost always, one comparison.
+   * Open-addressing hash table of the codes (linear probing, load below 1/4): a word costs a hash of
+   * three of its characters and, almost always, at most one comparison.
    */
   private static final int SLOT_MASK = 1023;
   private static final int[] SLOTS = new int[SLOT_MASK + 1];
   private static final int[] HASHES = new int[NAMES.length];
+  /** {@code NAMES} as char arrays, for the comparison of a lookup. */
+  private static final char[][] CHARS = new char[NAMES.length][];
   private static final int MAX_LENGTH;
+  /**
+   * A filter before the hash: for each length, the bits {@code 1 << c} (an int shift keeps the low five
+   * bits of {@code c}, the same for both ASCII cases) of the first and of the last characters of the
+   * words of that length. Most identifiers of a statement fail it after two array reads.
+   */
+  private static final int[] FIRST_CHARS;
+  private static final int[] LAST_CHARS;
 
   static {
     CATEGORY[GET_LOCK] = FN_PIN;
@@ -566,6 +575,7 @@ final class Keywords {
       longest = Math.max(longest, name.length());
       int h = hash(name, 0, name.length());
       HASHES[code] = h;
+      CHARS[code] = name.toCharArray();
       int slot = h & SLOT_MASK;
       while (SLOTS[slot] != NONE) {
         slot = (slot + 1) & SLOT_MASK;
@@ -573,49 +583,68 @@ final class Keywords {
       SLOTS[slot] = code;
     }
     MAX_LENGTH = longest;
+    FIRST_CHARS = new int[longest + 1];
+    LAST_CHARS = new int[longest + 1];
+    for (String name : NAMES) {
+      FIRST_CHARS[name.length()] |= 1 << name.charAt(0);
+      LAST_CHARS[name.length()] |= 1 << name.charAt(name.length() - 1);
+    }
   }
 
   /**
-   * Hash of the ASCII-upper-cased word {@code s[start, end)}; {@code 0} for a word with a char that
-   * no keyword has (non-ASCII), which no keyword hashes to.
+   * Hash of the word {@code s[start, end)} from its length and three of its characters (first,
+   * middle, last), each with the ASCII case bit cleared: the same for every ASCII spelling of a
+   * keyword, and computed in constant time; the comparison that follows decides.
    */
   private static int hash(String s, int start, int end) {
-    int h = 1;
-    for (int i = start; i < end; i++) {
-      char c = s.charAt(i);
-      if (c >= 'a' && c <= 'z') {
-        c -= 'a' - 'A';
-      } else if (c > 'Z' && c != '_') {
-        return 0;
-      }
-      h = 31 * h + c;
-    }
-    h ^= h >>> 15;
+    int length = end - start;
+    int h = length * 0x9E3779B1
+        ^ (s.charAt(start) & 0xDF) << 16
+        ^ (s.charAt(start + (length >> 1)) & 0xDF) << 8
+        ^ (s.charAt(end - 1) & 0xDF);
     h *= 0x2c1b3c6d;
-    h ^= h >>> 12;
-    return h == 0 ? 1 : h;
+    return h ^ (h >>> 15);
   }
 
   private Keywords() {}
 
   /** The code of the word {@code s[start, end)}, or {@link #NONE}. */
   static int lookup(String s, int start, int end) {
-    if (end - start > MAX_LENGTH) {
+    int length = end - start;
+    if (length <= 0 || length > MAX_LENGTH
+        || (FIRST_CHARS[length] & (1 << s.charAt(start))) == 0
+        || (LAST_CHARS[length] & (1 << s.charAt(end - 1))) == 0) {
       return NONE;
     }
     int h = hash(s, start, end);
-    if (h == 0) {
-      return NONE;
-    }
     int slot = h & SLOT_MASK;
     int code;
     while ((code = SLOTS[slot]) != NONE) {
-      if (HASHES[code] == h && SqlLexer.asciiEqualsIgnoreCase(s, start, end, NAMES[code])) {
+      char[] name = CHARS[code];
+      if (HASHES[code] == h && name.length == length && equalsIgnoreAsciiCase(s, start, name)) {
         return code;
       }
       slot = (slot + 1) & SLOT_MASK;
     }
     return NONE;
+  }
+
+  /**
+   * Whether {@code s} from {@code start} holds {@code upper} (ASCII upper case; the caller checked
+   * that {@code s} has that many chars there) ignoring ASCII case only, as
+   * {@link SqlLexer#asciiEqualsIgnoreCase}.
+   */
+  private static boolean equalsIgnoreAsciiCase(String s, int start, char[] upper) {
+    for (int k = 0; k < upper.length; k++) {
+      char c = s.charAt(start + k);
+      if (c >= 'a' && c <= 'z') {
+        c -= 'a' - 'A';
+      }
+      if (c != upper[k]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The function category of a code ({@link #FN_NONE} for {@link #NONE}). */

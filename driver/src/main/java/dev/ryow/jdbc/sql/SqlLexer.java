@@ -50,6 +50,25 @@ final class SqlLexer {
    * comment is unterminated).
    */
   static long skipTrivia(String s, long cursor) {
+    // Small enough to be inlined: whitespace, and the start of a token, are decided here; anything
+    // that may open or close a comment goes to the full loop.
+    final int n = s.length();
+    int i = pos(cursor);
+    while (i < n) {
+      char ch = s.charAt(i);
+      if (ch <= ' ') {
+        i++;
+      } else if (ch > '/' || (ch != '#' && ch != '-' && ch != '*' && ch != '/')) {
+        return at(cursor, i);
+      } else {
+        return skipComments(s, at(cursor, i));
+      }
+    }
+    return at((cursor & IN_VERSION) != 0 ? cursor | ERROR : cursor, i);
+  }
+
+  /** {@link #skipTrivia} from a char that may start or end a comment. */
+  private static long skipComments(String s, long cursor) {
     final int n = s.length();
     long c = cursor;
     int i = pos(c);
@@ -161,11 +180,13 @@ final class SqlLexer {
    * {@code @'name'}, {@code @@scope.name}), or any other single char.
    */
   static int tokenEnd(String s, int start) {
-    final int n = s.length();
     char ch = s.charAt(start);
-    if (isWordChar(ch)) {
-      return wordEnd(s, start + 1);
-    }
+    return isWordChar(ch) ? wordEnd(s, start + 1) : otherTokenEnd(s, start, ch);
+  }
+
+  /** {@link #tokenEnd} of a token that is not a word (kept apart so that the common case inlines). */
+  private static int otherTokenEnd(String s, int start, char ch) {
+    final int n = s.length();
     switch (ch) {
       case '\'':
       case '"':
@@ -240,9 +261,18 @@ final class SqlLexer {
     return -1;
   }
 
-  /** Whether {@code c} can be part of an unquoted word. */
+  /** Which ASCII chars can be part of an unquoted word: letters, digits, {@code _} and {@code $}. */
+  private static final boolean[] WORD_ASCII = new boolean[128];
+
+  static {
+    for (char c = 0; c < 128; c++) {
+      WORD_ASCII[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+    }
+  }
+
+  /** Whether {@code c} can be part of an unquoted word (ASCII letters, digits, {@code _}, {@code $}, and U+0080 on). */
   static boolean isWordChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80;
+    return c >= 0x80 || WORD_ASCII[c];
   }
 
   /**
