@@ -453,6 +453,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       PhysicalConnection p = connector.openPrimary(config, target.host(), this::wrote);
       if (!p.identity().readOnly()) {
         primaryEpoch = epoch;
+        cluster.loggedIn(config);
         return p;
       }
       p.close();
@@ -472,6 +473,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
           "The primary " + found + " turned read-only while connecting (" + trouble + "): retry.", "08001");
     }
     primaryEpoch = epochNow;
+    cluster.loggedIn(config);
     return p;
   }
 

@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  * {@code ryow.waitTimeout} plus connection set-up.
  */
 final class ReplicaSet {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplicaSet.class);
+  /** How long a replica that refused this connection's login is left alone before the next attempt. */
+  private static final long REFUSED_RETRY_NANOS = 5_000_000_000L;
   private final Cluster cluster;
   private final RyowConfig config;
   private final ConnectorJ connector;
@@ -50,6 +53,8 @@ final class ReplicaSet {
     @Nullable SessionMirror mirror;
     /** A watermark this physical connection was seen to have (successful wait). */
     @Nullable GtidSet verified;
+    /** Until when ({@link System#nanoTime()}) not to log in again after the server refused our credentials; 0: never refused. */
+    long refusedUntilNanos;
     /** A statement ran on it outside autocommit since the last commit or rollback: it must end that transaction. */
     boolean inTransaction;
 
@@ -311,9 +316,19 @@ final class ReplicaSet {
       c.close();
       slot.connection = null;
     }
+    if (slot.refusedUntilNanos != 0 && System.nanoTime() - slot.refusedUntilNanos < 0) {
+      return null;
+    }
     try {
       c = connector.openReplica(config, slot.endpoint.host());
     } catch (SQLException e) {
+      if (Sql.isAuthenticationFailure(e)) {
+        // This connection's credentials, not the server: it stays in rotation for the others.
+        slot.refusedUntilNanos = (System.nanoTime() + REFUSED_RETRY_NANOS) | 1;
+        LOG.warn("[{}] replica {} refused this connection's login ({}); its reads go elsewhere", cluster.name(),
+            slot.endpoint, e.getMessage());
+        return null;
+      }
       cluster.unreachable(slot.endpoint, "connect failed: " + e.getMessage());
       return null;
     }

@@ -54,6 +54,13 @@ public final class Cluster {
   /** GTIDs the primary is known to have executed: our writes, and sets verified with GTID_SUBSET. */
   private final Watermark primaryExecuted = new Watermark();
 
+  /**
+   * The settings and credentials of the latest logical connection that logged in to the primary: the
+   * poller and primary discovery log in with them, so that they follow a password rotation.
+   */
+  private volatile RyowConfig login;
+  private final java.util.concurrent.atomic.AtomicLong refusalLoggedNanos = new java.util.concurrent.atomic.AtomicLong();
+
   private final ReentrantLock discovery = new ReentrantLock();
   private final ClusterMonitor monitor;
   private final RotationLog rotationLog;
@@ -75,6 +82,7 @@ public final class Cluster {
   public Cluster(RyowConfig config, ConnectorJ connector) {
     this.name = config.clusterName();
     this.config = config;
+    this.login = config;
     this.connector = connector;
     int maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);
     List<ReplicaEndpoint> all = new ArrayList<>();
@@ -227,6 +235,34 @@ public final class Cluster {
     return monitor.running();
   }
 
+  /**
+   * A logical connection logged in to the primary with {@code config}'s credentials: from now on the
+   * poller and primary discovery open their connections with them (a password rotation reaches the
+   * cluster with the first connection that uses the new password).
+   */
+  public void loggedIn(RyowConfig config) {
+    login = config;
+  }
+
+  /** The settings and credentials the poller and primary discovery open their connections with. */
+  public RyowConfig monitorConfig() {
+    return login;
+  }
+
+  /**
+   * The poller's login to {@code server} was refused (credentials rotated since the latest logical
+   * connection logged in, or an account without access there): the server answered, so its health
+   * stays as it was; logged at WARN at most once a minute.
+   */
+  void credentialsRefused(ReplicaEndpoint server, SQLException failure) {
+    long now = System.nanoTime();
+    long last = refusalLoggedNanos.get();
+    if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1)) && refusalLoggedNanos.compareAndSet(last, now | 1)) {
+      LOG.warn("[{}] the poller's login to {} was refused ({}); its health is left as it was until a connection logs"
+          + " in with credentials that work (password rotated?)", name, server, failure.getMessage());
+    }
+  }
+
   /** A connection to {@code server} failed: out of rotation until a probe succeeds. */
   public void unreachable(ReplicaEndpoint server, String why) {
     Health previous = server.unreachable(why, System.nanoTime());
@@ -318,7 +354,7 @@ public final class Cluster {
       }
     }
     for (ReplicaEndpoint e : order) {
-      try (PhysicalConnection c = connector.openMonitor(config, e.host())) {
+      try (PhysicalConnection c = connector.openMonitor(login, e.host())) {
         if (!c.identity().readOnly()) {
           return e;
         }

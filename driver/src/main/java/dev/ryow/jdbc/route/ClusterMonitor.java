@@ -7,6 +7,7 @@ import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.ServerStatus;
+import dev.ryow.jdbc.server.Sql;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -165,7 +166,7 @@ final class ClusterMonitor {
     String trouble;
     long polledAt = System.nanoTime();
     try {
-      ServerStatus status = monitor(monitors, primary).readStatus();
+      ServerStatus status = poll(monitors, primary);
       metrics.positionPolled();
       if (!status.readOnly()) {
         cluster.primaryExecuted(status.gtidExecuted(), polledAt);
@@ -174,6 +175,10 @@ final class ClusterMonitor {
       trouble = "the primary " + primary + " is read-only";
     } catch (SQLException e) {
       closeMonitor(monitors, primary.index());
+      if (Sql.isAuthenticationFailure(e)) {
+        cluster.credentialsRefused(primary, e);
+        return;
+      }
       trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
     }
     try {
@@ -191,9 +196,13 @@ final class ClusterMonitor {
     ServerStatus status;
     GtidSet knownBefore = e.knownExecuted();
     try {
-      status = monitor(monitors, e).readStatus();
+      status = poll(monitors, e);
     } catch (SQLException failure) {
       closeMonitor(monitors, e.index());
+      if (Sql.isAuthenticationFailure(failure)) {
+        cluster.credentialsRefused(e, failure);
+        return;
+      }
       cluster.unreachable(e, "poll failed: " + failure.getMessage());
       return;
     }
@@ -246,10 +255,28 @@ final class ClusterMonitor {
     cluster.health(e, next, status.applierLagMillis(), why);
   }
 
+  /**
+   * One poll of {@code e}: on its open monitor connection, and when that connection turns out broken (a
+   * killed session, a network blip), once more on a new one before the failure counts.
+   */
+  private ServerStatus poll(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) throws SQLException {
+    PhysicalConnection open = monitors[e.index()];
+    boolean reused = open != null && !open.isClosed();
+    try {
+      return monitor(monitors, e).readStatus();
+    } catch (SQLException failure) {
+      if (!reused || !Sql.isConnectionFailure(failure)) {
+        throw failure;
+      }
+      closeMonitor(monitors, e.index());
+      return monitor(monitors, e).readStatus();
+    }
+  }
+
   private PhysicalConnection monitor(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) throws SQLException {
     PhysicalConnection c = monitors[e.index()];
     if (c == null || c.isClosed()) {
-      c = connector.openMonitor(config, e.host());
+      c = connector.openMonitor(cluster.monitorConfig(), e.host());
       monitors[e.index()] = c;
     }
     return c;

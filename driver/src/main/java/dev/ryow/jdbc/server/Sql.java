@@ -54,4 +54,15 @@ public final class Sql {
     }
     return false;
   }
+
+  /**
+   * Whether {@code e} is the server refusing the login or the account (wrong password, unknown user,
+   * locked or expired account: SQLState 28000 and errors 1044, 1045, 1698, 1820, 1862, 3118): the
+   * server is up and answered; other credentials may well get in.
+   */
+  public static boolean isAuthenticationFailure(SQLException e) {
+    int code = e.getErrorCode();
+    return "28000".equals(e.getSQLState())
+        || code == 1044 || code == 1045 || code == 1698 || code == 1820 || code == 1862 || code == 3118;
+  }
 }
