@@ -22,6 +22,7 @@ import dev.ryow.jdbc.route.Watermark;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.CurrentDatabase;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.PipelinedWait;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Array;
@@ -67,6 +68,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private final ConnectorJ connector;
   private final Watermark watermark;
   private final boolean queryCapture;
+  /** Replica waits travel with the query ({@code PipelinedWait}) unless prepared statements are server-side. */
+  private final boolean pipelineWaits;
   private final SessionState session = new SessionState();
   private final ReplicaSet replicas;
   /** Lets cancel, close and abort from other threads end a replica wait. */
@@ -129,6 +132,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.connector = connector;
     this.watermark = watermark;
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
+    this.pipelineWaits = !"true".equalsIgnoreCase(config.connectorProperties().getProperty("useServerPrepStmts"));
     this.primary = connectPrimary();
     this.primaryMirror = new SessionMirror(session);
     this.watermarkCheckedEpoch = primaryEpoch;
@@ -153,7 +157,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * needed. Call {@link #completed} after the statement ran.
    */
   PhysicalConnection acquire(StatementKind kind) throws SQLException {
-    return acquire(kind, this, 0);
+    return acquire(kind, this, 0, false);
   }
 
   /**
@@ -162,6 +166,46 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * {@code statement.cancel()} from another thread ends it at once ({@link #cancelWait}).
    */
   PhysicalConnection acquire(StatementKind kind, Object statement, long deadlineNanos) throws SQLException {
+    return acquire(kind, statement, deadlineNanos, false);
+  }
+
+  /**
+   * As {@link #acquire(StatementKind, Object, long)} for a query that can carry the replica wait in its
+   * own round trip: when a replica must wait, it is returned without waiting and {@link #deferredWait}
+   * names the set; the statement sends {@code PipelinedWait.PREFIX} with the query (its query timeout
+   * and cancel then cover the wait too), then reports with {@link #deferredWaitReached} or, on
+   * failure, {@link #retryTarget}.
+   */
+  PhysicalConnection acquireForQuery(StatementKind kind, Object statement, long deadlineNanos) throws SQLException {
+    return acquire(kind, statement, deadlineNanos, pipelineWaits && autoCommit);
+  }
+
+  /** The GTID set the query about to run on {@code on} must send its wait for, or null for none. */
+  @Nullable GtidSet deferredWait(PhysicalConnection on) {
+    return on == primary ? null : replicas.deferredWait(on);
+  }
+
+  /** The query with its pipelined wait ran on {@code on}: the wait succeeded. */
+  void deferredWaitReached(PhysicalConnection on) {
+    replicas.deferredWaitReached();
+    placed(ReadPlacement.REPLICA_AFTER_WAIT, replicas.lastWaitNanos(), on);
+  }
+
+  /**
+   * The seconds the pipelined wait may take: {@code ryow.waitTimeout}, or less when the statement's
+   * query timeout ends sooner (the timeout also covers the query).
+   */
+  java.math.BigDecimal waitTimeoutSeconds(long deadlineNanos) {
+    java.math.BigDecimal configured = cluster.waitTimeoutSeconds();
+    if (deadlineNanos == 0) {
+      return configured;
+    }
+    long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    return leftMillis < cluster.waitTimeoutMillis() ? java.math.BigDecimal.valueOf(leftMillis, 3) : configured;
+  }
+
+  private PhysicalConnection acquire(StatementKind kind, Object statement, long deadlineNanos, boolean deferWait)
+      throws SQLException {
     checkOpen();
     this.admitting = statement;
     this.deadlineNanos = deadlineNanos;
@@ -172,7 +216,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       if (sticky != null) {
         target = sticky;
       } else {
-        PhysicalConnection r = replicaReadyForRead(null);
+        PhysicalConnection r = replicaReadyForRead(null, deferWait);
         if (r == null) {
           // Only statements that use the primary wait for a reconnect or a failover: replica reads go
           // on while the primary is away.
@@ -198,7 +242,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
     return target;
   }
 
-  private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude) throws SQLException {
+  private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude, boolean deferWait)
+      throws SQLException {
     ConsistencyScope scope = ConsistencyScope.current();
     ConsistencyMode mode = effectiveMode(scope);
     if (queryCapture && captureDue) {
@@ -213,7 +258,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     PhysicalConnection r = null;
     guard.enter(admitting);
     try {
-      r = replicas.admit(required, autoCommit || !readOnly, exclude, deadlineNanos);
+      r = replicas.admit(required, autoCommit || !readOnly, exclude, deadlineNanos, deferWait);
       return r;
     } finally {
       guard.exit();
@@ -311,6 +356,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (closed) {
       throw e; // closed or aborted by another thread while the statement ran: nobody's failure
     }
+    if (on != primary && replicas.deferredWait(on) != null) {
+      PhysicalConnection next = afterPipelinedWaitFailed(e);
+      if (next != null) {
+        return next;
+      }
+    }
     if (on != primary) {
       if (Sql.isSocketTimeout(e)) {
         // The caller's own network timeout, not the replica's failure: as with Connector/J, the
@@ -331,7 +382,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       ReplicaEndpoint failed = replicas.failed(on, e);
       LOG.warn("[{}] replica connection {} failed; the read runs again elsewhere: {}", cluster.name(), on, e.getMessage());
       cluster.metrics().readRetried();
-      PhysicalConnection r = replicaReadyForRead(failed);
+      PhysicalConnection r = replicaReadyForRead(failed, false);
       if (r == null) {
         ensurePrimary();
         r = primary;
@@ -388,6 +439,37 @@ public final class LogicalConnection implements Connection, RyowConnection {
   /** The statement being run again after {@link #retryTarget} is a write found in a read: it counts as one. */
   boolean rerunAsWrite() {
     return rerunAsWrite;
+  }
+
+  /**
+   * A query sent with its pipelined wait failed. When the wait did not reach its set (the query did not
+   * run), the fallback policy places it, as after a wait of its own. When the packet failed otherwise,
+   * the query runs again with its wait sent first on its own (a read: running it again is harmless), so
+   * that a failing wait falls back and an error of the query's own is thrown as it is. Null for a
+   * connection failure, which the caller handles as for any replica read.
+   */
+  private @Nullable PhysicalConnection afterPipelinedWaitFailed(SQLException e) throws SQLException {
+    PhysicalConnection r;
+    if (PipelinedWait.notReached(e)) {
+      r = replicas.deferredWaitFailed(true);
+      placed(replicas.placement(), replicas.lastWaitNanos(), r != null ? r : primary);
+    } else {
+      replicas.abandonDeferredWait();
+      if (Sql.isCancellation(e)) {
+        throw e; // the caller's query timeout or cancel ended the wait or the query: never run it again
+      }
+      if (Sql.isConnectionFailure(e) || Sql.isReadOnlyRefusal(e)) {
+        return null; // handled as for any replica read: elsewhere, or on the primary as a hidden write
+      }
+      r = replicaReadyForRead(null, false);
+    }
+    if (r == null) {
+      ensurePrimary();
+      syncPrimary();
+      r = primary;
+    }
+    last = r;
+    return r;
   }
 
   // ---------------------------------------------------------------- the primary connection: reconnect, failover

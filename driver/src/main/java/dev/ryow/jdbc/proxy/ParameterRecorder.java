@@ -270,8 +270,14 @@ final class ParameterRecorder {
   /** Sets every recorded parameter on {@code ps}. */
   @SuppressWarnings("deprecation") // setUnicodeStream is replayed as the application called it
   void replay(PreparedStatement ps) throws SQLException {
+    replay(ps, 0);
+  }
+
+  /** Sets every recorded parameter on {@code ps}, each {@code shift} places later (after parameters of the driver's). */
+  @SuppressWarnings("deprecation") // setUnicodeStream is replayed as the application called it
+  void replay(PreparedStatement ps, int shift) throws SQLException {
     for (int i = 0; i < highest; i++) {
-      int index = i + 1;
+      int index = i + 1 + shift;
       long n = numbers[i];
       Object v = values[i];
       Object x = extras[i];

@@ -45,6 +45,14 @@ final class ReplicaSet {
   private @Nullable Slot transactionSlot;
   private ReadPlacement placement = ReadPlacement.REPLICA_NO_WAIT;
   private long lastWaitNanos;
+  /**
+   * A wait {@link #admit} left to the statement, which sends it with the read in one round trip: the
+   * slot (holding a waiter permit until {@link #deferredWaitReached} or {@link #deferredWaitFailed}), the
+   * set, and when it started.
+   */
+  private @Nullable Slot deferredSlot;
+  private GtidSet deferredWatermark = GtidSet.EMPTY;
+  private long deferredSinceNanos;
 
   /** One server's physical connection of this logical connection. */
   private static final class Slot {
@@ -104,7 +112,19 @@ final class ReplicaSet {
   @Nullable PhysicalConnection admit(
       GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos)
       throws SQLException {
+    return admit(watermark, wantAutoCommit, exclude, deadlineNanos, false);
+  }
+
+  /**
+   * As {@link #admit(GtidSet, boolean, ReplicaEndpoint, long)}; with {@code deferWait}, a replica that
+   * must wait is returned without waiting, the wait left to the statement ({@link #deferredWait}).
+   */
+  @Nullable PhysicalConnection admit(
+      GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos,
+      boolean deferWait)
+      throws SQLException {
     lastWaitNanos = 0;
+    abandonDeferredWait();
     Slot pinned = transactionSlot;
     if (pinned != null) {
       PhysicalConnection c = pinned.connection;
@@ -155,6 +175,12 @@ final class ReplicaSet {
           staleCandidate = staleCandidate == null ? slot : staleCandidate;
           continue;
         }
+        if (deferWait) {
+          deferredSlot = slot;
+          deferredWatermark = watermark;
+          deferredSinceNanos = System.nanoTime();
+          return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
+        }
         WaitOutcome outcome;
         long t0 = System.nanoTime();
         try {
@@ -187,6 +213,72 @@ final class ReplicaSet {
         failed(slot, failure);
       }
     }
+    return fallBack(reason, blamed, staleCandidate, capped, watermark, exclude, wantAutoCommit);
+  }
+
+  /** The set of the wait deferred to the statement about to run on {@code on}, or null. */
+  @Nullable GtidSet deferredWait(PhysicalConnection on) {
+    Slot slot = deferredSlot;
+    return slot != null && slot.connection == on ? deferredWatermark : null;
+  }
+
+  /** The deferred wait succeeded (the read ran after it): the replica is known to have the set. */
+  void deferredWaitReached() {
+    Slot slot = deferredSlot;
+    if (slot == null) {
+      return;
+    }
+    endDeferredWait(slot);
+    PhysicalConnection c = slot.connection;
+    slot.verified = deferredWatermark;
+    if (c != null) {
+      slot.endpoint.learn(deferredWatermark, c.identity().serverUuid());
+    }
+  }
+
+  /**
+   * The deferred wait did not reach its set within the timeout (the read did not run): the fallback
+   * policy decides, as after a wait of its own.
+   *
+   * @return the replica connection to read stale from, or null for the primary
+   */
+  @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
+    Slot slot = deferredSlot;
+    if (slot == null) {
+      throw new IllegalStateException("no deferred wait");
+    }
+    endDeferredWait(slot);
+    metrics.waitTimedOut();
+    return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, false, deferredWatermark, null, wantAutoCommit);
+  }
+
+  /** Gives back the permit of a deferred wait that will not run (the statement failed otherwise, or a new read). */
+  void abandonDeferredWait() {
+    Slot slot = deferredSlot;
+    if (slot != null) {
+      deferredSlot = null;
+      slot.endpoint.exitWait();
+    }
+  }
+
+  private void endDeferredWait(Slot slot) {
+    deferredSlot = null;
+    slot.endpoint.exitWait();
+    lastWaitNanos = Math.max(1, System.nanoTime() - deferredSinceNanos);
+    metrics.waited(lastWaitNanos);
+  }
+
+  private @Nullable PhysicalConnection fallBack(
+      FallbackPolicy.Reason why,
+      @Nullable ReplicaEndpoint blamed,
+      @Nullable Slot staleSlot,
+      boolean capped,
+      GtidSet watermark,
+      @Nullable ReplicaEndpoint exclude,
+      boolean wantAutoCommit)
+      throws SQLException {
+    FallbackPolicy.Reason reason = why;
+    @Nullable Slot staleCandidate = staleSlot;
     if (reason == FallbackPolicy.Reason.NO_REPLICA) {
       if (capped) {
         reason = FallbackPolicy.Reason.CAPPED;
@@ -340,6 +432,9 @@ final class ReplicaSet {
   }
 
   private void failed(Slot slot, SQLException cause) {
+    if (deferredSlot == slot) {
+      abandonDeferredWait();
+    }
     drop(slot);
     cluster.unreachable(slot.endpoint, "connection failed: " + cause.getMessage());
   }
@@ -420,6 +515,7 @@ final class ReplicaSet {
   }
 
   void closeAll() {
+    abandonDeferredWait();
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
       slot.connection = null;
@@ -430,6 +526,7 @@ final class ReplicaSet {
   }
 
   void abortAll(Executor executor) throws SQLException {
+    abandonDeferredWait();
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
       slot.connection = null;

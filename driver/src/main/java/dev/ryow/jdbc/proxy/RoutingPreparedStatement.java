@@ -1,6 +1,8 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.PipelinedWait;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.io.InputStream;
 import java.io.Reader;
@@ -40,6 +42,9 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   private @Nullable PhysicalConnection primaryOwner;
   private @Nullable PreparedStatement onReplica;
   private @Nullable PhysicalConnection replicaOwner;
+  /** The query with the replica wait before it ({@link PipelinedWait}), on {@link #pipelinedOwner}. */
+  private @Nullable PreparedStatement pipelined;
+  private @Nullable PhysicalConnection pipelinedOwner;
 
   private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind)
       throws SQLException {
@@ -91,6 +96,35 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     return ps;
   }
 
+  /**
+   * Runs the query on {@code on} with the wait for {@code wait} in the same round trip: the wait's
+   * result first (an update count), the query's after it. A wait that does not succeed fails the
+   * packet before the query runs ({@link PipelinedWait}).
+   */
+  private ResultSet executePipelined(PhysicalConnection on, GtidSet wait, long deadline) throws SQLException {
+    PreparedStatement ps = pipelined;
+    if (ps == null || pipelinedOwner != on) {
+      if (ps != null) {
+        ps.close();
+      }
+      String text = PipelinedWait.PREFIX + sql;
+      ps = configure(connection.createIn(database, on, c -> shape.prepare(c, text)));
+      pipelined = ps;
+      pipelinedOwner = on;
+    }
+    ps.setString(1, wait.toString());
+    ps.setBigDecimal(2, connection.waitTimeoutSeconds(deadline));
+    recorder.replay(ps, PipelinedWait.PARAMETERS);
+    current = ps;
+    timed(ps, deadline).execute();
+    if (!ps.getMoreResults()) {
+      throw new SQLException("The query produced no result set", "S1000");
+    }
+    ResultSet rs = ps.getResultSet();
+    connection.deferredWaitReached(on);
+    return rs;
+  }
+
   /** The physical statement for one execution, with the recorded parameters set. */
   private PreparedStatement ready(PhysicalConnection on) throws SQLException {
     PreparedStatement ps = prepared(on);
@@ -125,6 +159,10 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     if (r != null) {
       action.apply(r);
     }
+    PreparedStatement w = pipelined;
+    if (w != null) {
+      action.apply(w);
+    }
   }
 
   // ---------------------------------------------------------------- execution
@@ -133,10 +171,11 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
     long deadline = deadline();
-    PhysicalConnection on = connection.acquire(kind, this, deadline);
+    PhysicalConnection on = connection.acquireForQuery(kind, this, deadline);
     ResultSet rs;
     try {
-      rs = timed(ready(on), deadline).executeQuery();
+      GtidSet wait = connection.deferredWait(on);
+      rs = wait == null ? timed(ready(on), deadline).executeQuery() : executePipelined(on, wait, deadline);
     } catch (SQLException e) {
       on = retry(on, e);
       rs = timed(ready(on), deadline).executeQuery();
@@ -275,10 +314,15 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     }
     PreparedStatement p = onPrimary;
     PreparedStatement r = onReplica;
+    PreparedStatement w = pipelined;
     onPrimary = null;
     onReplica = null;
+    pipelined = null;
     recorder.clear();
     try {
+      if (w != null) {
+        w.close();
+      }
       if (r != null) {
         r.close();
       }

@@ -86,7 +86,11 @@ public final class ConnectorJ {
 
   /** Opens a replica connection. */
   public PhysicalConnection openReplica(RyowConfig config, HostSpec replica) throws SQLException {
-    return open(config, replica, ServerRole.REPLICA, config.connectorProperties(), null);
+    Properties props = config.connectorProperties();
+    // The pipelined wait (PipelinedWait) goes in the read's packet; reads of the application's with
+    // several statements never come here (the classifier sends them to the primary).
+    props.setProperty("allowMultiQueries", "true");
+    return open(config, replica, ServerRole.REPLICA, props, null);
   }
 
   private PhysicalConnection open(

@@ -65,4 +65,15 @@ public final class Sql {
     return "28000".equals(e.getSQLState())
         || code == 1044 || code == 1045 || code == 1698 || code == 1820 || code == 1862 || code == 3118;
   }
+
+  /**
+   * Whether {@code e} ended a statement because its caller asked: a query timeout or
+   * {@code Statement.cancel()} (Connector/J's timeout and cancel exceptions, the server's
+   * {@code ER_QUERY_INTERRUPTED} 1317).
+   */
+  public static boolean isCancellation(SQLException e) {
+    String state = e.getSQLState();
+    return e instanceof java.sql.SQLTimeoutException || e.getErrorCode() == 1317 || "70100".equals(state)
+        || "S1008".equals(state);
+  }
 }

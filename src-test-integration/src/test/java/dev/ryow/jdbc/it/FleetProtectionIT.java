@@ -299,7 +299,8 @@ class FleetProtectionIT {
         while (sampling.get()) {
           for (int i = 0; i < plain.size(); i++) {
             try (PreparedStatement ps = plain.get(i).prepareStatement(
-                    "SELECT COUNT(*) FROM performance_schema.processlist WHERE INFO LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET%'");
+                    "SELECT COUNT(*) FROM performance_schema.processlist WHERE INFO LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET%'"
+                        + " OR INFO LIKE 'DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET%'"); // the wait alone, or before its query
                 ResultSet rs = ps.executeQuery()) {
               rs.next();
               maxSeen[i] = Math.max(maxSeen[i], rs.getInt(1));

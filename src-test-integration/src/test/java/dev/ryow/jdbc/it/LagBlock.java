@@ -60,7 +60,12 @@ final class LagBlock implements AutoCloseable {
 
   /** Blocks the applier of the replica on {@code replicaPort} from now until closed (the lock is held on return). */
   static LagBlock hold(int replicaPort) throws SQLException {
-    LagBlock block = new LagBlock(open(List.of(replicaPort)), 0, 0);
+    return holdAll(List.of(replicaPort));
+  }
+
+  /** Blocks the appliers of the replicas on {@code replicaPorts} from now until closed (the locks are held on return). */
+  static LagBlock holdAll(List<Integer> replicaPorts) throws SQLException {
+    LagBlock block = new LagBlock(open(replicaPorts), 0, 0);
     try {
       block.lockAll();
     } catch (SQLException e) {

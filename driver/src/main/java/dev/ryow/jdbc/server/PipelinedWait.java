@@ -1,0 +1,31 @@
+package dev.ryow.jdbc.server;
+
+import java.sql.SQLException;
+
+/**
+ * The replica wait sent with the read in one round trip: a statement placed before the read in the
+ * same multi-statement packet (replica connections allow multi-statements), which waits for the GTID
+ * set (parameter 1, always a parsed and re-printed set) up to the timeout (parameter 2, seconds) and,
+ * when the wait does not succeed, fails with an error no read can produce. The server stops a
+ * multi-statement at its first error, so the read then never runs and falls back as after a wait of
+ * its own; when the wait succeeds, the read runs right after it on the same session.
+ */
+public final class PipelinedWait {
+  /** Appears in the error of a wait that did not reach its set in time (or returned NULL). */
+  static final String NOT_REACHED = "ryow-wait-not-reached";
+
+  /** Put before the read's SQL; binds the set as parameter 1 and the timeout as parameter 2. */
+  public static final String PREFIX =
+      "DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET(?, ?) = 0 THEN 0 ELSE GTID_SUBSET('" + NOT_REACHED + "', '') END;\n";
+
+  /** Parameters {@link #PREFIX} binds before the read's own. */
+  public static final int PARAMETERS = 2;
+
+  private PipelinedWait() {}
+
+  /** Whether {@code e} is the prefix saying the wait did not reach its set (the read did not run). */
+  public static boolean notReached(SQLException e) {
+    String message = e.getMessage();
+    return e.getErrorCode() == 1772 && message != null && message.contains(NOT_REACHED);
+  }
+}

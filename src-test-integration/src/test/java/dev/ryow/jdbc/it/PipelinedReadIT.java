@@ -1,0 +1,184 @@
+package dev.ryow.jdbc.it;
+
+import static dev.ryow.jdbc.it.Topology.PRIMARY_PORT;
+import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLWarning;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A consistent replica read in one round trip: a prepared query that must wait for the reader's own
+ * write sends the wait in the same packet ({@code DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET(...)} before
+ * the query). Asked of the servers: the replica's session ran that wait and the query, never a wait of
+ * its own; a wait that does not succeed stops the packet before the query (the replica never ran it)
+ * and the read falls back; and the query's results, streaming, warnings and errors are those of the
+ * query alone.
+ */
+class PipelinedReadIT {
+  private static final String TABLE = "it_pipe";
+
+  @BeforeEach
+  void table() throws SQLException {
+    Topology.resumeAppliers();
+    Topology.recreateTable(TABLE, "id INT PRIMARY KEY, v INT NOT NULL");
+  }
+
+  @AfterEach
+  void resume() throws SQLException {
+    Topology.resumeAppliers();
+  }
+
+  /**
+   * What the replica sessions that ran a statement mentioning {@code fragment} ran recently (their
+   * {@code events_statements_history}: each statement of a multi-statement packet is an event of its
+   * own), in order, as {@code errno:text}.
+   */
+  private static List<String> sessionsHistory(String fragment) throws SQLException {
+    List<String> texts = new ArrayList<>();
+    for (int port : REPLICA_PORTS) {
+      try (Connection c = Topology.plain(port);
+          PreparedStatement ps = c.prepareStatement(
+              "SELECT MYSQL_ERRNO, SQL_TEXT FROM performance_schema.events_statements_history WHERE THREAD_ID IN"
+                  + " (SELECT THREAD_ID FROM performance_schema.events_statements_history"
+                  + "  WHERE SQL_TEXT LIKE CONCAT('%', ?, '%') AND SQL_TEXT NOT LIKE '%performance_schema%')"
+                  + " ORDER BY THREAD_ID, EVENT_ID")) {
+        ps.setString(1, fragment);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            texts.add(rs.getInt(1) + ":" + rs.getString(2));
+          }
+        }
+      }
+    }
+    return texts;
+  }
+
+  /** Statements the replicas recently ran (any session) that start with {@code prefix}, as {@code errno:text}. */
+  private static List<String> replicaStatementsStartingWith(String prefix) throws SQLException {
+    List<String> texts = new ArrayList<>();
+    for (int port : REPLICA_PORTS) {
+      try (Connection c = Topology.plain(port);
+          PreparedStatement ps = c.prepareStatement(
+              "SELECT MYSQL_ERRNO, SQL_TEXT FROM performance_schema.events_statements_history"
+                  + " WHERE SQL_TEXT LIKE CONCAT(?, '%') ORDER BY THREAD_ID, EVENT_ID")) {
+        ps.setString(1, prefix);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            texts.add(rs.getInt(1) + ":" + rs.getString(2));
+          }
+        }
+      }
+    }
+    return texts;
+  }
+
+  @Test
+  void aReadAfterTheReadersWriteWaitsInTheQuerysOwnPacket() throws SQLException {
+    try (Connection c = Topology.ryow();
+        PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
+        PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-own */ WHERE id = ?")) {
+      int onReplica = 0;
+      for (int i = 1; i <= 50; i++) {
+        write.setInt(1, i);
+        write.setInt(2, i * 10);
+        write.executeUpdate();
+        read.setInt(1, i);
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).as("row %d", i).isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(i * 10);
+          onReplica += REPLICA_PORTS.contains(rs.getInt(2)) ? 1 : 0;
+        }
+      }
+      List<String> ran = sessionsHistory("pipe-own");
+      System.out.printf("pipelined reads: %d of 50 on replicas; the last statements of the replica sessions: %s%n",
+          onReplica, ran);
+      assertThat(onReplica).isPositive();
+      assertThat(ran).anySatisfy(t -> assertThat(t).startsWith("0:DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET("));
+      assertThat(ran).noneSatisfy(t -> assertThat(t).contains("SELECT WAIT_FOR_EXECUTED_GTID_SET"));
+    }
+  }
+
+  @Test
+  @SuppressWarnings("try") // the hold blocks the appliers while the block runs
+  void aWaitThatFailsStopsTheQueryOnTheReplicaAndTheReadFallsBack() throws Exception {
+    try (Connection c = Topology.ryow();
+        PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
+        PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-blocked */ WHERE id = ?");
+        LagBlock blocked = LagBlock.holdAll(REPLICA_PORTS)) {
+      for (int i = 1; i <= 5; i++) {
+        write.setInt(1, i);
+        write.setInt(2, i);
+        write.executeUpdate();
+        read.setInt(1, i);
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(i);
+          assertThat(rs.getInt(2)).as("served by").isEqualTo(PRIMARY_PORT);
+        }
+      }
+      // Each statement of the packet is an event of its own: the waits failed (1772, the prefix's marker error)
+      // and the query never ran on a replica.
+      assertThat(replicaStatementsStartingWith("DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET("))
+          .as("pipelined waits the replicas ran").isNotEmpty()
+          .anySatisfy(t -> assertThat(t).startsWith("1772:"));
+      assertThat(sessionsHistory("pipe-blocked")).as("replica sessions that ran the query").isEmpty();
+    }
+  }
+
+  @Test
+  void streamingWarningsAndErrorsAreThoseOfTheQuery() throws SQLException {
+    try (Connection c = Topology.ryow()) {
+      try (PreparedStatement fill = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)")) {
+        for (int i = 1; i <= 500; i++) {
+          fill.setInt(1, i);
+          fill.setInt(2, i);
+          fill.addBatch();
+        }
+        fill.executeBatch();
+      }
+      try (PreparedStatement stream = c.prepareStatement(
+          "SELECT id, @@port FROM " + TABLE + " WHERE id > ? ORDER BY id", ResultSet.TYPE_FORWARD_ONLY,
+          ResultSet.CONCUR_READ_ONLY)) {
+        stream.setFetchSize(Integer.MIN_VALUE);
+        stream.setInt(1, 0);
+        int rows = 0;
+        try (ResultSet rs = stream.executeQuery()) {
+          while (rs.next()) {
+            rows++;
+            assertThat(rs.getInt(1)).isEqualTo(rows);
+          }
+        }
+        assertThat(rows).isEqualTo(500);
+      }
+      c.createStatement().executeUpdate("UPDATE " + TABLE + " SET v = v + 1 WHERE id = 1");
+      try (PreparedStatement warn = c.prepareStatement("SELECT CAST(? AS UNSIGNED), v FROM " + TABLE + " WHERE id = 1")) {
+        warn.setString(1, "7x");
+        try (ResultSet rs = warn.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getLong(1)).isEqualTo(7);
+          assertThat(rs.getInt(2)).isEqualTo(2);
+        }
+        SQLWarning w = warn.getWarnings();
+        assertThat((Object) w).as("the query's truncation warning").isNotNull();
+        assertThat(w.getErrorCode()).isEqualTo(1292);
+      }
+      c.createStatement().executeUpdate("UPDATE " + TABLE + " SET v = v + 1 WHERE id = 1");
+      try (PreparedStatement bad = c.prepareStatement("SELECT no_such_column FROM " + TABLE + " WHERE id = ?")) {
+        bad.setInt(1, 1);
+        assertThatThrownBy(bad::executeQuery).isInstanceOf(SQLSyntaxErrorException.class)
+            .hasMessageContaining("no_such_column");
+      }
+    }
+  }
+}
