@@ -243,10 +243,7 @@ final class ReplicaSet {
    * @return the replica connection to read stale from, or null for the primary
    */
   @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
-    Slot slot = deferredSlot;
-    if (slot == null) {
-      throw new IllegalStateException("no deferred wait");
-    }
+    Slot slot = java.util.Objects.requireNonNull(deferredSlot); // called only while a deferred wait is pending
     endDeferredWait(slot);
     metrics.waitTimedOut();
     return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, false, deferredWatermark, null, wantAutoCommit);
