@@ -16,8 +16,11 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Every write a {@code jdbc:ryow:} connection makes on this thread while the scope is open adds its
- * GTID to the scope. Connections used inside a scope use the scope's mode ({@link ConsistencyMode#SCOPE}
- * unless opened with another), unless the connection itself was given a mode. Scopes nest: an inner
+ * GTID to the scope. A scope opened without a mode adds its writes to what the connection's configured
+ * mode waits for (so under the default {@link ConsistencyMode#JVM} a read inside it sees the JVM's writes
+ * and the scope's, e.g. those of the user's requests on other instances); under a narrower configured
+ * mode it reads in {@link ConsistencyMode#SCOPE}. A scope opened with a mode imposes it. A connection
+ * given a mode of its own keeps it. Scopes nest: an inner
  * scope starts with the outer one's writes and hands its own back when closed. Scopes must be closed on
  * the thread that opened them, innermost first (try-with-resources does both).
  */
@@ -27,26 +30,34 @@ public final class ConsistencyScope implements AutoCloseable {
   private final Watermark watermark = new Watermark();
   private final @Nullable ConsistencyScope outer;
   private final ConsistencyMode mode;
+  private final boolean modeGiven;
   private final Thread owner;
   private boolean closed;
 
-  private ConsistencyScope(@Nullable ConsistencyScope outer, ConsistencyMode mode) {
+  private ConsistencyScope(@Nullable ConsistencyScope outer, ConsistencyMode mode, boolean modeGiven) {
     this.outer = outer;
     this.mode = mode;
+    this.modeGiven = modeGiven;
     this.owner = Thread.currentThread();
     if (outer != null) {
       watermark.advance(outer.gtids());
     }
   }
 
-  /** Opens a scope in {@link ConsistencyMode#SCOPE} mode, bound to the current thread. */
+  /**
+   * Opens a scope bound to the current thread that adds its writes to the connections' configured mode
+   * (at least {@link ConsistencyMode#SCOPE}).
+   */
   public static ConsistencyScope open() {
-    return open(ConsistencyMode.SCOPE);
+    return bind(new ConsistencyScope(CURRENT.get(), ConsistencyMode.SCOPE, false));
   }
 
   /** Opens a scope whose connections use {@code mode}, bound to the current thread. */
   public static ConsistencyScope open(ConsistencyMode mode) {
-    ConsistencyScope scope = new ConsistencyScope(CURRENT.get(), mode);
+    return bind(new ConsistencyScope(CURRENT.get(), mode, true));
+  }
+
+  private static ConsistencyScope bind(ConsistencyScope scope) {
     CURRENT.set(scope);
     return scope;
   }
@@ -58,7 +69,14 @@ public final class ConsistencyScope implements AutoCloseable {
    * @throws InvalidTokenException if the token is not one {@code codec} accepts; no scope is opened
    */
   public static ConsistencyScope open(@Nullable String token, TokenCodec codec) throws InvalidTokenException {
-    return open(token, codec, ConsistencyMode.SCOPE);
+    GtidSet start = decode(token, codec);
+    ConsistencyScope scope = open();
+    scope.watermark.advance(start);
+    return scope;
+  }
+
+  private static GtidSet decode(@Nullable String token, TokenCodec codec) throws InvalidTokenException {
+    return token == null || token.isEmpty() ? GtidSet.EMPTY : codec.decode(token);
   }
 
   /**
@@ -69,7 +87,7 @@ public final class ConsistencyScope implements AutoCloseable {
    */
   public static ConsistencyScope open(@Nullable String token, TokenCodec codec, ConsistencyMode mode)
       throws InvalidTokenException {
-    GtidSet start = token == null || token.isEmpty() ? GtidSet.EMPTY : codec.decode(token);
+    GtidSet start = decode(token, codec);
     ConsistencyScope scope = open(mode);
     scope.watermark.advance(start);
     return scope;
@@ -80,9 +98,17 @@ public final class ConsistencyScope implements AutoCloseable {
     return CURRENT.get();
   }
 
-  /** The mode of the connections used inside this scope. */
+  /**
+   * The mode of the connections used inside this scope when {@link #modeGiven()}; otherwise
+   * {@link ConsistencyMode#SCOPE}, the least they use.
+   */
   public ConsistencyMode mode() {
     return mode;
+  }
+
+  /** Whether the scope was opened with a mode it imposes, rather than adding to the configured one. */
+  public boolean modeGiven() {
+    return modeGiven;
   }
 
   /** The writes this scope has seen. */

@@ -17,6 +17,10 @@ class ConsistencyScopeTest {
     try (ConsistencyScope scope = ConsistencyScope.open()) {
       assertThat(ConsistencyScope.current()).isSameAs(scope);
       assertThat(scope.mode()).isEqualTo(ConsistencyMode.SCOPE);
+      assertThat(scope.modeGiven()).as("adds to the configured mode").isFalse();
+      try (ConsistencyScope inner = ConsistencyScope.open(ConsistencyMode.SCOPE)) {
+        assertThat(inner.modeGiven()).isTrue();
+      }
       assertThat(CompletableFuture.supplyAsync(ConsistencyScope::current).get()).as("other threads").isNull();
     }
     assertThat(ConsistencyScope.current()).isNull();

@@ -275,7 +275,15 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (m != null) {
       return m;
     }
-    return scope != null ? scope.mode() : cluster.consistency();
+    ConsistencyMode configured = cluster.consistency();
+    if (scope == null) {
+      return configured;
+    }
+    if (scope.modeGiven()) {
+      return scope.mode();
+    }
+    // A scope adds its writes; it never narrows the configured guarantee (jvm and latest contain it).
+    return configured == ConsistencyMode.JVM || configured == ConsistencyMode.LATEST ? configured : ConsistencyMode.SCOPE;
   }
 
   /** The GTIDs a replica must have executed before this read, for {@code mode}. */

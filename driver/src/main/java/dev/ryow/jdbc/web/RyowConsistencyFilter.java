@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * {@code cookieName} (none by default) with {@code cookiePath}, {@code cookieHttpOnly},
  * {@code cookieSecure}, {@code cookieSameSite} and {@code cookieMaxAge} (seconds), {@code invalidToken}
  * ({@code ignore}: drop it and serve the request with an empty scope, the default; {@code reject}:
- * answer 400), {@code consistency} (the mode of the request's scope: {@code scope}, the default,
- * {@code jvm}, {@code latest}, {@code connection} or {@code none}), and the token settings
+ * answer 400), {@code consistency} (a mode imposed on the request's scope: {@code scope}, {@code jvm},
+ * {@code latest}, {@code connection} or {@code none}; by default none is imposed and the scope adds its
+ * token to the connections' configured mode, {@code jvm} unless set otherwise), and the token settings
  * {@code ryow.tokenMaxLength}, {@code ryow.tokenMaxIntervals}, {@code ryow.tokenKey} with the same
  * meaning as in the JDBC URL. Init parameters that are absent leave the configuration in code as it is.
  */
@@ -54,7 +55,8 @@ public final class RyowConsistencyFilter implements Filter {
   private @Nullable String headerName;
   private @Nullable TokenCookie cookie;
   private boolean rejectInvalid;
-  private ConsistencyMode scopeMode;
+  /** The mode imposed on each request's scope; null: the scope adds its token to the configured mode. */
+  private @Nullable ConsistencyMode scopeMode;
 
   /** A filter configured by init parameters (as declared in web.xml or by a framework). */
   public RyowConsistencyFilter() {
@@ -70,16 +72,16 @@ public final class RyowConsistencyFilter implements Filter {
    * @param rejectInvalid answer 400 to an invalid token instead of ignoring it
    */
   public RyowConsistencyFilter(TokenCodec codec, String headerName, @Nullable String cookieName, boolean rejectInvalid) {
-    this(codec, headerName, cookieName == null ? null : TokenCookie.named(cookieName), rejectInvalid, ConsistencyMode.SCOPE);
+    this(codec, headerName, cookieName == null ? null : TokenCookie.named(cookieName), rejectInvalid, null);
   }
 
   private RyowConsistencyFilter(TokenCodec codec, @Nullable String headerName, @Nullable TokenCookie cookie,
-      boolean rejectInvalid, ConsistencyMode scopeMode) {
+      boolean rejectInvalid, @Nullable ConsistencyMode scopeMode) {
     this.codec = Objects.requireNonNull(codec, "codec");
     this.headerName = headerName;
     this.cookie = cookie;
     this.rejectInvalid = rejectInvalid;
-    this.scopeMode = Objects.requireNonNull(scopeMode, "scopeMode");
+    this.scopeMode = scopeMode;
   }
 
   /** A builder for a filter configured in code; it starts as {@link #RyowConsistencyFilter()} does. */
@@ -93,7 +95,7 @@ public final class RyowConsistencyFilter implements Filter {
     private @Nullable String headerName = DEFAULT_HEADER;
     private @Nullable TokenCookie cookie;
     private boolean rejectInvalid;
-    private ConsistencyMode scopeMode = ConsistencyMode.SCOPE;
+    private @Nullable ConsistencyMode scopeMode;
 
     private Builder() {}
 
@@ -122,8 +124,10 @@ public final class RyowConsistencyFilter implements Filter {
     }
 
     /**
-     * The mode of each request's scope ({@link ConsistencyMode#SCOPE} by default). {@link ConsistencyMode#JVM}
-     * keeps the JVM-wide guarantee of {@code ryow.consistency=jvm} for reads inside requests.
+     * A mode imposed on each request's scope. By default none is: the scope adds the request's token to
+     * the connections' configured mode (with the default {@code ryow.consistency=jvm}, reads inside a
+     * request see the JVM's writes and the user's). {@link ConsistencyMode#SCOPE} narrows reads to the
+     * user's own writes.
      */
     public Builder scopeMode(ConsistencyMode mode) {
       this.scopeMode = Objects.requireNonNull(mode, "mode");
@@ -238,14 +242,16 @@ public final class RyowConsistencyFilter implements Filter {
     ConsistencyScope scope;
     String incoming = incomingToken(http);
     try {
-      scope = ConsistencyScope.open(incoming, codec, scopeMode);
+      ConsistencyMode imposed = scopeMode;
+      scope = imposed == null ? ConsistencyScope.open(incoming, codec) : ConsistencyScope.open(incoming, codec, imposed);
     } catch (InvalidTokenException e) {
       if (rejectInvalid) {
         httpResponse.sendError(HttpServletResponse.SC_BAD_REQUEST, "Invalid " + carrier() + ": " + e.getMessage());
         return;
       }
       LOG.debug("Ignoring an invalid {} on {} {}: {}", carrier(), http.getMethod(), http.getRequestURI(), e.getMessage());
-      scope = ConsistencyScope.open(scopeMode);
+      ConsistencyMode imposed = scopeMode;
+      scope = imposed == null ? ConsistencyScope.open() : ConsistencyScope.open(imposed);
     }
     try (ConsistencyScope bound = scope) {
       TokenResponse wrapped = new TokenResponse(httpResponse, bound, this, incoming);

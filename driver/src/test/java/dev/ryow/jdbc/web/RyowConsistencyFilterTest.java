@@ -176,13 +176,19 @@ class RyowConsistencyFilterTest {
   @Test
   void theRequestScopeHasTheConfiguredMode() throws Exception {
     AtomicReference<ConsistencyMode> mode = new AtomicReference<>();
-    FilterChain chain = (req, resp) -> mode.set(ConsistencyScope.current().mode());
+    AtomicReference<Boolean> given = new AtomicReference<>();
+    FilterChain chain = (req, resp) -> {
+      mode.set(ConsistencyScope.current().mode());
+      given.set(ConsistencyScope.current().modeGiven());
+    };
     RyowConsistencyFilter.builder().build()
         .doFilter(request(null), response(new LinkedHashMap<>(), new ArrayList<>(), new AtomicInteger()), chain);
+    assertThat(given.get()).as("by default the scope adds to the configured mode (jvm by default)").isFalse();
     assertThat(mode.get()).isEqualTo(ConsistencyMode.SCOPE);
     RyowConsistencyFilter.builder().scopeMode(ConsistencyMode.JVM).build()
         .doFilter(request("garbage"), response(new LinkedHashMap<>(), new ArrayList<>(), new AtomicInteger()), chain);
     assertThat(mode.get()).as("also when an invalid token was dropped").isEqualTo(ConsistencyMode.JVM);
+    assertThat(given.get()).isTrue();
   }
 
   @Test

@@ -311,6 +311,13 @@ class ConsistencyScopesIT {
       assertThat(ryow.lastRead().placement()).isEqualTo(ReadPlacement.REPLICA_UNCHECKED);
       ryow.setConsistencyMode(null);
       assertThat(ryow.consistencyMode()).isEqualTo(ConsistencyMode.JVM);
+      try (ConsistencyScope added = ConsistencyScope.open()) {
+        assertThat(ryow.consistencyMode()).as("a scope without a mode keeps the default's guarantee")
+            .isEqualTo(ConsistencyMode.JVM);
+        try (ConsistencyScope imposed = ConsistencyScope.open(ConsistencyMode.SCOPE)) {
+          assertThat(ryow.consistencyMode()).isEqualTo(ConsistencyMode.SCOPE);
+        }
+      }
     }
   }
 }
