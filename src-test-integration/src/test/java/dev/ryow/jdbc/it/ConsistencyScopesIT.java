@@ -312,9 +312,11 @@ class ConsistencyScopesIT {
       ryow.setConsistencyMode(null);
       assertThat(ryow.consistencyMode()).isEqualTo(ConsistencyMode.JVM);
       try (ConsistencyScope added = ConsistencyScope.open()) {
+        assertThat(added.modeGiven()).isFalse();
         assertThat(ryow.consistencyMode()).as("a scope without a mode keeps the default's guarantee")
             .isEqualTo(ConsistencyMode.JVM);
         try (ConsistencyScope imposed = ConsistencyScope.open(ConsistencyMode.SCOPE)) {
+          assertThat(imposed.modeGiven()).isTrue();
           assertThat(ryow.consistencyMode()).isEqualTo(ConsistencyMode.SCOPE);
         }
       }
