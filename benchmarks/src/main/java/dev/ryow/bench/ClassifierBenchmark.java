@@ -25,9 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 2, time = 1)
+@Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(1)
+@Fork(2)
 public class ClassifierBenchmark {
 
   /** The typical statements, by name (the {@code @Param} values below). */

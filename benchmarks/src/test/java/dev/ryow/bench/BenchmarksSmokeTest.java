@@ -70,6 +70,15 @@ class BenchmarksSmokeTest {
   }
 
   @Test
+  void theRoundTripSidesUseTheSameConnectorJSettings() {
+    Topology t = Topology.fromEnvironment();
+    // What server.ConnectorJ adds to ryow's primary connection, the raw primary connection has too.
+    assertThat(RoundTripBenchmark.rawPrimaryUrl(t)).contains("trackSessionState=true",
+        "sessionVariables=session_track_gtids=OWN_GTID", "allowPublicKeyRetrieval=true");
+    assertThat(RoundTripBenchmark.ryowUrl(t)).contains("allowPublicKeyRetrieval=true");
+  }
+
+  @Test
   void percentilesAreNearestRank() {
     long[] sorted = new long[100];
     for (int i = 0; i < 100; i++) {
