@@ -134,6 +134,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
     this.pipelineWaits = !"true".equalsIgnoreCase(config.connectorProperties().getProperty("useServerPrepStmts"));
     this.primary = connectPrimary();
+    try {
+      cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
+    } catch (SQLException e) {
+      primary.close();
+      throw e;
+    }
     this.primaryMirror = new SessionMirror(session);
     this.watermarkCheckedEpoch = primaryEpoch;
     this.replicas = new ReplicaSet(cluster, config, connector, session, guard);

@@ -38,6 +38,7 @@ public final class Cluster {
   private final RyowConfig config;
   private final ConnectorJ connector;
   private final List<ReplicaEndpoint> servers;
+  private final DistinctServers distinct;
   private final FallbackPolicy fallback;
   private final int waitTimeoutMillis;
   private final BigDecimal waitTimeoutSeconds;
@@ -91,6 +92,7 @@ public final class Cluster {
       all.add(new ReplicaEndpoint(replica, all.size(), maxWaiters));
     }
     this.servers = List.copyOf(all);
+    this.distinct = new DistinctServers(name, servers);
     this.primary = servers.get(0);
     this.primary.health(Health.PRIMARY, 0, "");
     this.fallback = new FallbackPolicy(config);
@@ -157,6 +159,11 @@ public final class Cluster {
   /** Every server of the URL, in URL order; {@link ReplicaEndpoint#index()} is the position here. */
   public List<ReplicaEndpoint> servers() {
     return servers;
+  }
+
+  /** Whether the URL's hosts are different servers (checked by {@code server_uuid}). */
+  public DistinctServers distinctServers() {
+    return distinct;
   }
 
   /** The server that takes writes now. */

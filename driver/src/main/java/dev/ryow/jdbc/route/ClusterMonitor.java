@@ -167,6 +167,7 @@ final class ClusterMonitor {
     long polledAt = System.nanoTime();
     try {
       ServerStatus status = poll(monitors, primary);
+      cluster.distinctServers().learned(primary, status.serverUuid());
       metrics.positionPolled();
       if (!status.readOnly()) {
         cluster.primaryExecuted(status.gtidExecuted(), polledAt);
@@ -207,6 +208,7 @@ final class ClusterMonitor {
       return;
     }
     metrics.positionPolled();
+    cluster.distinctServers().learned(e, status.serverUuid());
     if (e.observe(status, knownBefore)) {
       metrics.positionReset();
       LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),
