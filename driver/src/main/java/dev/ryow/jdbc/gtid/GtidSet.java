@@ -46,7 +46,8 @@ public final class GtidSet {
   private final Source[] sources;
 
   private final int intervalCount;
-  private final int hash;
+  /** Hash code; racy single-check cache like {@link String#hashCode()} (0: not computed yet). */
+  private int hash;
 
   /** Canonical text; racy single-check cache like {@link String#hashCode()} (Strings are immutable). */
   private @Nullable String text;
@@ -54,13 +55,10 @@ public final class GtidSet {
   private GtidSet(Source[] sources) {
     this.sources = sources;
     int count = 0;
-    int h = 1;
     for (Source s : sources) {
       count += s.ranges.length / 2;
-      h = 31 * h + s.hashCode();
     }
     this.intervalCount = count;
-    this.hash = h;
   }
 
   /**
@@ -282,7 +280,6 @@ public final class GtidSet {
       return true;
     }
     if (!(o instanceof GtidSet other)
-        || hash != other.hash
         || intervalCount != other.intervalCount
         || sources.length != other.sources.length) {
       return false;
@@ -300,11 +297,19 @@ public final class GtidSet {
   /**
    * Returns a hash code consistent with {@link #equals(Object)}.
    *
-   * @return the hash code, computed at construction
+   * @return the hash code, computed on first use
    */
   @Override
   public int hashCode() {
-    return hash;
+    int h = hash;
+    if (h == 0) {
+      h = 1;
+      for (Source s : sources) {
+        h = 31 * h + s.hashCode();
+      }
+      hash = h;
+    }
+    return h;
   }
 
   private String format() {
@@ -456,9 +461,13 @@ public final class GtidSet {
       return new Source(hi, lo, tag, unionRanges(ranges, other.ranges));
     }
 
+    /** The value of {@code Objects.hash(hi, lo, tag, Arrays.hashCode(ranges))}, without boxing. */
     @Override
     public int hashCode() {
-      return Objects.hash(hi, lo, tag, Arrays.hashCode(ranges));
+      int h = 31 + Long.hashCode(hi);
+      h = 31 * h + Long.hashCode(lo);
+      h = 31 * h + tag.hashCode();
+      return 31 * h + Arrays.hashCode(ranges);
     }
 
     @Override
@@ -533,7 +542,10 @@ public final class GtidSet {
     private final CharSequence in;
     private final int len;
     private final int maxIntervals;
-    private final Map<Key, Accumulator> byKey = new HashMap<>();
+    /** The first source's intervals; most texts (a session's own GTID, a server's executed set) have one source. */
+    private @Nullable Accumulator first;
+    /** Every source's intervals, once a second source appears. */
+    private @Nullable Map<Key, Accumulator> byKey;
     private int pos;
     private int intervals;
     private long uuidHi;
@@ -562,13 +574,37 @@ public final class GtidSet {
         pos++;
         skipWhitespace();
       }
-      List<Accumulator> accs = new ArrayList<>(byKey.values());
+      Map<Key, Accumulator> all = byKey;
+      if (all == null) {
+        return new GtidSet(new Source[] {Objects.requireNonNull(first).toSource()});
+      }
+      List<Accumulator> accs = new ArrayList<>(all.values());
       Source[] sources = new Source[accs.size()];
       for (int i = 0; i < sources.length; i++) {
         sources[i] = accs.get(i).toSource();
       }
       Arrays.sort(sources, GtidSet::compareKeys);
       return new GtidSet(sources);
+    }
+
+    /** The intervals of {@code key} collected so far (a new accumulator for a new key). */
+    private Accumulator accumulator(Key key) {
+      Accumulator f = first;
+      if (f == null) {
+        f = new Accumulator(key);
+        first = f;
+        return f;
+      }
+      Map<Key, Accumulator> all = byKey;
+      if (all == null) {
+        if (f.key.equals(key)) {
+          return f;
+        }
+        all = new HashMap<>();
+        all.put(f.key, f);
+        byKey = all;
+      }
+      return all.computeIfAbsent(key, Accumulator::new);
     }
 
     /** Parses {@code uuid:element[:element...]} at pos. */
@@ -614,7 +650,7 @@ public final class GtidSet {
             throw error(pos, "more than maxIntervals=" + maxIntervals + " intervals");
           }
           if (current == null) {
-            current = byKey.computeIfAbsent(key, Accumulator::new);
+            current = accumulator(key);
           }
           current.add(start, end);
           tagStart = -1;
