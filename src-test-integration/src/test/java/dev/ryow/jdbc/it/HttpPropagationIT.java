@@ -89,6 +89,10 @@ class HttpPropagationIT {
     ServletContextHandler context = new ServletContextHandler();
     FilterHolder filter = new FilterHolder(RyowConsistencyFilter.class);
     filter.setInitParameter("ryow.tokenKey", KEY);
+    // Requests read in scope mode (their user's writes only), so that what the token carries is all they
+    // see: with the default (jvm) a request in this JVM would see the write without its token too, and
+    // only another instance would show the difference.
+    filter.setInitParameter("consistency", "scope");
     context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
     context.addServlet(new ServletHolder(new ItemsServlet()), "/items");
     server.setHandler(context);

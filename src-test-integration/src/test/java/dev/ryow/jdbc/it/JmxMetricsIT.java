@@ -62,11 +62,12 @@ class JmxMetricsIT {
     long replicaSelects = onReplicas("FROM `jmx_it`");
     long replicaWaits = onReplicas(WAIT_DIGEST);
 
-    // A generous timeout: on a busy machine the replica must never miss it for the first five reads.
+    // A generous timeout: on a busy machine the replica must never miss it for the first five reads. It
+    // stays under ReplicaWait's 500 ms slice, so that each wait is one statement on the server.
     // The poller is slowed to once in 10 minutes so that it cannot take the paused replica out of rotation
     // in the middle of the workload: every count below is then exact.
     try (Connection c = Topology.ryowPolledOnce(
-            "ryow.clusterName=" + clusterName, "ryow.waitTimeout=1000", "ryow.pollInterval=600000");
+            "ryow.clusterName=" + clusterName, "ryow.waitTimeout=450", "ryow.pollInterval=600000");
         Statement s = c.createStatement()) {
       assertThat(jmx.isRegistered(name)).as("registered when the cluster was created").isTrue();
       for (int i = 1; i <= 5; i++) {
