@@ -30,11 +30,44 @@ public final class ConnectorJ {
   private static final String MONITOR_CONNECT_TIMEOUT_MILLIS = "2000";
   private static final String MONITOR_SOCKET_TIMEOUT_MILLIS = "5000";
 
+  /** The oldest Connector/J this driver supports: the 8.4 LTS line. */
+  public static final String OLDEST_SUPPORTED = "8.4";
+  /** The newest Connector/J line this driver supports (built and tested against 26.10). */
+  public static final String NEWEST_SUPPORTED = "26.x";
+  private static final int OLDEST_MAJOR = 8;
+  private static final int OLDEST_MINOR = 4;
+  private static final int NEWEST_MAJOR = 26;
+
   private final Driver driver;
 
-  /** Loads Connector/J. */
+  /**
+   * Loads Connector/J and checks that its version is supported.
+   *
+   * @throws SQLNonTransientConnectionException when the Connector/J on the class path is older than
+   *     {@value #OLDEST_SUPPORTED} or newer than {@value #NEWEST_SUPPORTED}
+   */
   public ConnectorJ() throws SQLException {
     this(new NonRegisteringDriver());
+    // The running Connector/J's own answer: its version constants would be inlined at compile time.
+    requireSupported(driver.getMajorVersion(), driver.getMinorVersion());
+  }
+
+  /**
+   * Fails unless Connector/J {@code major.minor} is in the supported range: {@value #OLDEST_SUPPORTED}
+   * (the 8.4 LTS line) through {@value #NEWEST_SUPPORTED}. The APIs the driver uses (session-state
+   * listeners, {@code NonRegisteringDriver}) are the same in all of them; outside it nothing is tested,
+   * so a build tool that silently swapped the version gets a clear error instead of a surprise later.
+   */
+  static void requireSupported(int major, int minor) throws SQLNonTransientConnectionException {
+    boolean tooOld = major < OLDEST_MAJOR || (major == OLDEST_MAJOR && minor < OLDEST_MINOR);
+    if (tooOld || major > NEWEST_MAJOR) {
+      throw new SQLNonTransientConnectionException(
+          "MySQL Connector/J " + major + "." + minor + " is on the class path, but ryow-jdbc supports Connector/J "
+              + OLDEST_SUPPORTED + " through " + NEWEST_SUPPORTED + ": depend on a supported mysql-connector-j (with"
+              + " Spring Boot's dependency management, set the property mysql.version), and keep a single copy on the"
+              + " class path.",
+          "08001");
+    }
   }
 
   /**
