@@ -6,10 +6,12 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
 import dev.ryow.jdbc.config.RyowUrl;
+import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.ClusterMBeans;
+import dev.ryow.jdbc.route.ClusterRegistry;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -21,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
@@ -43,6 +43,8 @@ public final class RyowDriver implements Driver {
   public static final int MINOR_VERSION = DriverVersion.MINOR;
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RyowDriver.class);
+  /** Shared by every instance: a pool that instantiates the driver itself gets the same clusters and pollers. */
+  private static final ClusterRegistry CLUSTERS = new ClusterRegistry();
   private static final RyowDriver INSTANCE = new RyowDriver();
 
   static {
@@ -53,8 +55,7 @@ public final class RyowDriver implements Driver {
     }
   }
 
-  private final ConcurrentMap<String, Cluster> clusters = new ConcurrentHashMap<>();
-  private volatile @Nullable ConnectorJ connector;
+  private static volatile @Nullable ConnectorJ connector;
 
   /** Creates a driver; {@link DriverManager} uses the instance registered when the class loads. */
   public RyowDriver() {}
@@ -70,15 +71,20 @@ public final class RyowDriver implements Driver {
     try {
       RyowConfig config = RyowConfig.from(url, info == null ? new Properties() : info);
       ConnectorJ connectorJ = connector();
-      Cluster cluster = clusters.computeIfAbsent(config.clusterKey(), key -> newCluster(config, connectorJ));
-      return LogicalConnection.open(cluster, config, connectorJ);
+      Cluster cluster = CLUSTERS.reserve(config.clusterKey(), jvmWrites -> newCluster(config, connectorJ, jvmWrites));
+      try {
+        return LogicalConnection.open(cluster, config, connectorJ);
+      } catch (SQLException | RuntimeException e) {
+        cluster.cancelReservation();
+        throw e;
+      }
     } catch (RuntimeException e) {
       throw new SQLException("Unexpected failure opening a " + RyowUrl.SCHEME + " connection: " + e, "08001", e);
     }
   }
 
-  private static Cluster newCluster(RyowConfig config, ConnectorJ connectorJ) {
-    Cluster cluster = new Cluster(config, connectorJ);
+  private static Cluster newCluster(RyowConfig config, ConnectorJ connectorJ, GtidSet jvmWrites) {
+    Cluster cluster = new Cluster(config, connectorJ, jvmWrites);
     LOG.info("[{}] new cluster, ryow-jdbc {}: {}", cluster.name(), VERSION, config);
     return ClusterMBeans.register(cluster);
   }
@@ -95,8 +101,7 @@ public final class RyowDriver implements Driver {
     if (!RyowUrl.accepts(url)) {
       throw new SQLException("Not a " + RyowUrl.SCHEME + " URL", "08001");
     }
-    Cluster cluster = INSTANCE.clusters.get(RyowConfig.from(url, info).clusterKey());
-    return cluster == null ? Optional.empty() : Optional.of(cluster.metrics().snapshot());
+    return CLUSTERS.find(RyowConfig.from(url, info).clusterKey()).map(c -> c.metrics().snapshot());
   }
 
   /** The instance registered with {@link DriverManager}; {@link RyowDataSource} connects through it. */
@@ -104,7 +109,7 @@ public final class RyowDriver implements Driver {
     return INSTANCE;
   }
 
-  private ConnectorJ connector() throws SQLException {
+  private static ConnectorJ connector() throws SQLException {
     ConnectorJ c = connector;
     if (c == null) {
       c = new ConnectorJ();

@@ -184,6 +184,16 @@ public final class RyowProperties {
               + " (dev.ryow.jdbc:type=Cluster,name=...). Empty: the primary's host:port. Connections with"
               + " different names keep separate metrics.");
 
+  /** How long a cluster without connections is kept before it is released. */
+  public static final RyowProperty<Integer> CLUSTER_IDLE_TIMEOUT_MILLIS =
+      new RyowProperty<>(
+          "ryow.clusterIdleTimeout",
+          PropertyType.integer(0, 86_400_000),
+          "60000",
+          "Milliseconds a cluster (its poller, counters, JMX MBean, known replica positions) is kept after its last"
+              + " connection closed; then it is released, and the next connection creates it again with counters from"
+              + " zero. Its poller stops 2 s after the last connection closed whatever this is.");
+
   /** All properties, in documentation order. */
   public static final List<RyowProperty<?>> ALL =
       List.of(
@@ -204,7 +214,8 @@ public final class RyowProperties {
           TOKEN_MAX_LENGTH,
           TOKEN_MAX_INTERVALS,
           TOKEN_KEY,
-          CLUSTER_NAME);
+          CLUSTER_NAME,
+          CLUSTER_IDLE_TIMEOUT_MILLIS);
 
   private static final Map<String, RyowProperty<?>> BY_LOWER_NAME =
       ALL.stream()

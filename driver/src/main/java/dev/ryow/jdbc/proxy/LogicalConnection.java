@@ -825,7 +825,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   @Override
   public MetricsSnapshot clusterMetrics() {
-    return cluster.metrics().snapshot();
+    return cluster.live().metrics().snapshot();
   }
 
   @Override

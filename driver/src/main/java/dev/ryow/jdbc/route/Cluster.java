@@ -62,6 +62,14 @@ public final class Cluster {
   private volatile RyowConfig login;
   private final java.util.concurrent.atomic.AtomicLong refusalLoggedNanos = new java.util.concurrent.atomic.AtomicLong();
 
+  /** Connections open or opening (reserved through {@link ClusterRegistry}); the cluster is kept while there are any. */
+  private final java.util.concurrent.atomic.AtomicInteger users = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile long idleSinceNanos = System.nanoTime();
+  private final long idleTimeoutNanos;
+  /** Set when released: finds the cluster that replaced this one, if any. */
+  private volatile java.util.function.@Nullable Supplier<@Nullable Cluster> successor;
+  private volatile javax.management.@Nullable ObjectName mbean;
+
   private final ReentrantLock discovery = new ReentrantLock();
   private final ClusterMonitor monitor;
   private final RotationLog rotationLog;
@@ -105,6 +113,17 @@ public final class Cluster {
     this.consistency = config.get(RyowProperties.CONSISTENCY);
     this.unknownGtids = config.get(RyowProperties.UNKNOWN_GTIDS);
     this.tokenCodec = TokenCodec.of(config);
+    this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.CLUSTER_IDLE_TIMEOUT_MILLIS));
+  }
+
+  /**
+   * A cluster that takes over from a released one: {@code jvmWrites} (writes of this JVM through the
+   * released cluster that not every replica was known to have) join its JVM-wide watermark, so that the
+   * default consistency holds across the release.
+   */
+  public Cluster(RyowConfig config, ConnectorJ connector, GtidSet jvmWrites) {
+    this(config, connector);
+    this.jvmWrites.advance(jvmWrites);
   }
 
   /** {@code ryow.consistency}: the mode of connections that were given none and run outside a scope. */
@@ -235,6 +254,68 @@ public final class Cluster {
   /** A logical connection closed (the poller stops once none remain for a moment). */
   public void connectionClosed() {
     monitor.connectionClosed();
+    cancelReservation();
+  }
+
+  /** One more connection is opening ({@link ClusterRegistry#reserve}): the cluster is not released meanwhile. */
+  void reserve() {
+    users.incrementAndGet();
+  }
+
+  /** A connection that reserved this cluster failed to open, or closed. */
+  public void cancelReservation() {
+    if (users.updateAndGet(n -> Math.max(0, n - 1)) == 0) {
+      idleSinceNanos = System.nanoTime();
+    }
+  }
+
+  /** {@code ryow.clusterIdleTimeout}. */
+  long idleTimeoutMillis() {
+    return TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos);
+  }
+
+  /** Whether the cluster may be released now: no connection, idle for its timeout, poller stopped. */
+  boolean releasable(long nowNanos) {
+    return users.get() == 0 && nowNanos - idleSinceNanos >= idleTimeoutNanos && !monitor.running();
+  }
+
+  /** The JVM's writes through this cluster, unless every replica is known to have executed them (then empty). */
+  GtidSet writesNotKnownOnEveryReplica() {
+    GtidSet writes = jvmWrites.current();
+    for (ReplicaEndpoint e : servers) {
+      if (e != primary && !e.knownExecuted().contains(writes)) {
+        return writes;
+      }
+    }
+    return GtidSet.EMPTY;
+  }
+
+  /** Released by its registry: its MBean goes; {@code successor} finds the cluster created after it. */
+  void release(java.util.function.Supplier<@Nullable Cluster> successor) {
+    this.successor = successor;
+    ClusterMBeans.unregister(this);
+  }
+
+  /**
+   * This cluster, or, once it was released, the one that replaced it (if a connection created one):
+   * what a connection that outlived the release reports as its cluster's counters.
+   */
+  public Cluster live() {
+    java.util.function.Supplier<@Nullable Cluster> s = successor;
+    if (s == null) {
+      return this;
+    }
+    Cluster next = s.get();
+    return next == null ? this : next;
+  }
+
+  /** The name its MBean was registered under, null when none is. */
+  javax.management.@Nullable ObjectName mbean() {
+    return mbean;
+  }
+
+  void registeredAs(javax.management.@Nullable ObjectName name) {
+    mbean = name;
   }
 
   /** Whether the background poller runs now. */

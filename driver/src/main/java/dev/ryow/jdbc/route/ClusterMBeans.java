@@ -30,8 +30,23 @@ public final class ClusterMBeans {
 
   /** Registers {@code cluster} with the platform MBean server and returns it; a failure is logged, never thrown. */
   public static Cluster register(Cluster cluster) {
-    register(cluster, ManagementFactory.getPlatformMBeanServer());
+    cluster.registeredAs(register(cluster, ManagementFactory.getPlatformMBeanServer()));
     return cluster;
+  }
+
+  /** Unregisters the MBean {@link #register(Cluster)} registered for {@code cluster}, if any; never throws. */
+  static void unregister(Cluster cluster) {
+    ObjectName name = cluster.mbean();
+    if (name == null) {
+      return;
+    }
+    cluster.registeredAs(null);
+    try {
+      ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+      LOG.debug("[{}] JMX MBean {} unregistered", cluster.name(), name);
+    } catch (JMException | RuntimeException e) {
+      LOG.debug("[{}] JMX MBean {} could not be unregistered: {}", cluster.name(), name, e.toString());
+    }
   }
 
   /** Registers {@code cluster} with {@code server}; returns the name used, or null if registration failed. */
