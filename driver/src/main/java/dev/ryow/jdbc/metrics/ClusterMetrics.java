@@ -159,6 +159,11 @@ public final class ClusterMetrics {
     lostGtidsForgotten.increment();
   }
 
+  /** A long wait sent one more {@code WAIT_FOR_EXECUTED_GTID_SET} slice (its time is in the read's {@link #waited}). */
+  public void waitRoundTrip() {
+    waits.increment();
+  }
+
   /** A replica refused a statement classified as a read because it writes; it ran on the primary. */
   public void hiddenWrite() {
     hiddenWrites.increment();

@@ -18,10 +18,12 @@ import java.sql.SQLException;
  */
 final class ReplicaWait {
   /** Longest single {@code WAIT_FOR_EXECUTED_GTID_SET} of a long wait. */
-  static final long SLICE_MILLIS = 500;
+  static final long SLICE_MILLIS = 1000;
 
   private final Cluster cluster;
   private final WaitGuard guard;
+  /** Round trips of the current {@link #run}. */
+  private int slices;
 
   ReplicaWait(Cluster cluster, WaitGuard guard) {
     this.cluster = cluster;
@@ -38,6 +40,7 @@ final class ReplicaWait {
    *     connection failure
    */
   WaitOutcome run(PhysicalConnection c, GtidSet watermark, long deadlineNanos) throws SQLException {
+    slices = 0;
     long start = System.nanoTime();
     long budgetMillis = cluster.waitTimeoutMillis();
     boolean cappedByQueryTimeout = false;
@@ -83,6 +86,9 @@ final class ReplicaWait {
     }
     if (Thread.currentThread().isInterrupted()) {
       return WaitOutcome.INTERRUPTED;
+    }
+    if (slices++ > 0) {
+      cluster.metrics().waitRoundTrip(); // every WAIT_FOR_EXECUTED_GTID_SET sent counts, as the server counts it
     }
     guard.waitingOn(c);
     try {
