@@ -70,6 +70,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
   private final boolean queryCapture;
   /** Replica waits travel with the query ({@code PipelinedWait}) unless prepared statements are server-side. */
   private final boolean pipelineWaits;
+  /**
+   * A wait of {@code ryow.waitTimeout} fits in one {@link ReplicaWait} slice: only then may it travel
+   * with the query. A longer one is sent on its own, in slices, so that an interrupt, {@code close()} or
+   * {@code abort()} from another thread can end it promptly ({@link WaitGuard}).
+   */
+  private final boolean waitsFitOneSlice;
   private final SessionState session = new SessionState();
   private final ReplicaSet replicas;
   /** Lets cancel, close and abort from other threads end a replica wait. */
@@ -133,6 +139,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.watermark = watermark;
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
     this.pipelineWaits = !"true".equalsIgnoreCase(config.connectorProperties().getProperty("useServerPrepStmts"));
+    this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.primary = connectPrimary();
     try {
       cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
@@ -183,7 +190,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * failure, {@link #retryTarget}.
    */
   PhysicalConnection acquireForQuery(StatementKind kind, Object statement, long deadlineNanos) throws SQLException {
-    return acquire(kind, statement, deadlineNanos, pipelineWaits && autoCommit);
+    return acquire(kind, statement, deadlineNanos, pipelineWaits && autoCommit && waitsFitOneSlice);
   }
 
   /** The GTID set the query about to run on {@code on} must send its wait for, or null for none. */

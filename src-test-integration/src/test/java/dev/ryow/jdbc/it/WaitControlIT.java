@@ -70,7 +70,7 @@ class WaitControlIT {
     long n = 0;
     for (int port : REPLICA_PORTS) {
       n += Topology.queryLong(port, "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
-          + " WHERE INFO LIKE 'SELECT WAIT\\_FOR\\_EXECUTED\\_GTID\\_SET%'");
+          + " WHERE INFO LIKE 'SELECT WAIT\\_FOR\\_EXECUTED\\_GTID\\_SET%' OR INFO LIKE 'DO CASE WHEN WAIT\\_FOR%'");
     }
     return n;
   }
@@ -231,6 +231,32 @@ class WaitControlIT {
     Object outcome = ended(read, t0);
     assertThat(outcome).isInstanceOf(SQLException.class);
     assertThat(((SQLException) outcome).getSQLState()).isEqualTo("08003");
+    assertThat(c.isClosed()).isTrue();
+    noWaitLeft();
+    assertNoReplicaBlamed(mark);
+  }
+
+  @Test
+  void closeFromAnotherThreadEndsTheWaitOfAPreparedQueryToo() throws Exception {
+    int mark = CapturedLog.mark();
+    Connection c = lagging(LONG_WAIT);
+    java.sql.PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), @@port FROM it_wait_control WHERE id > ?");
+    ps.setInt(1, 0);
+    CompletableFuture<Integer> read = CompletableFuture.supplyAsync(() -> {
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(2);
+      } catch (SQLException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+    awaitWaitingOnAReplica();
+    Thread.sleep(300);
+    long t0 = System.nanoTime();
+    c.close();
+    assertThat(System.nanoTime() - t0).as("close() returns promptly").isLessThan(BOUND_NANOS);
+    Object outcome = ended(read, t0);
+    assertThat(outcome).isInstanceOf(SQLException.class);
     assertThat(c.isClosed()).isTrue();
     noWaitLeft();
     assertNoReplicaBlamed(mark);
