@@ -1,0 +1,65 @@
+package dev.ryow.spring.boot.tests;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A small web application as a Spring Boot user writes it, with the starter on its class path and
+ * nothing of ryow in its code: {@code spring.datasource.url} is a {@code jdbc:ryow:} URL. Items are
+ * created and edited with POSTs and read with GETs whose page shows the value and the {@code @@port}
+ * of the server that answered. TwoInstancesIT runs two instances of it, each in its own JVM.
+ */
+@SpringBootApplication
+public class ItemsApplication {
+  /** Printed once the web server listens, so that the test learns the port. */
+  static final String PORT_LINE = "ITEMS-APPLICATION-PORT=";
+
+  public static void main(String[] args) {
+    SpringApplication.run(ItemsApplication.class, args);
+  }
+
+  @Bean
+  ApplicationListener<WebServerInitializedEvent> announcePort() {
+    return event -> System.out.println(PORT_LINE + event.getWebServer().getPort());
+  }
+
+  /** The items: plain JdbcTemplate on the auto-configured pool, autocommit. */
+  @RestController
+  static class Items {
+    private final JdbcTemplate jdbc;
+
+    Items(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @PostMapping("/items/{id}")
+    @ResponseStatus(HttpStatus.CREATED)
+    void create(@PathVariable("id") int id, @RequestParam("value") int value) {
+      jdbc.update("INSERT INTO starter_items (id, value) VALUES (?, ?)", id, value);
+    }
+
+    @PostMapping("/items/{id}/value")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void edit(@PathVariable("id") int id, @RequestParam("value") int value) {
+      jdbc.update("UPDATE starter_items SET value = ? WHERE id = ?", value, id);
+    }
+
+    /** The page: {@code value@port}, {@code null@port} when the server that answered has no such item. */
+    @GetMapping("/items/{id}")
+    String read(@PathVariable("id") int id) {
+      return jdbc.queryForObject("SELECT MAX(value), @@port FROM starter_items WHERE id = ?",
+          (rs, row) -> rs.getObject(1) + "@" + rs.getInt(2), id);
+    }
+  }
+}
