@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The docs and the code agree on every message: each exception message and WARN/ERROR log line the
- * driver can produce is listed in {@code docs/troubleshooting.md}, and every message quoted in the docs
- * is one the code produces.
+ * driver (or its Spring Boot starter) can produce is listed in {@code docs/troubleshooting.md}, and every
+ * message quoted in the docs is one the code produces.
  *
  * <p>Quotes are code spans: in {@code docs/troubleshooting.md}, every span in the first column of a
  * table; elsewhere (README, ARCHITECTURE, the tool notes, {@code docs/*.md}), every span that reads
@@ -37,7 +37,9 @@ class DocumentedMessagesTest {
       "SLF4J(W): No SLF4J providers were found",  // slf4j-api
       "Waiting for global read lock");            // MySQL server (processlist state)
 
-  private static final JavaMessages CODE = JavaMessages.scan(Path.of("src", "main", "java"));
+  /** The driver's sources and the Spring Boot starter's (its messages are the driver's to the user). */
+  private static final JavaMessages CODE =
+      JavaMessages.scan(Path.of("src", "main", "java"), ROOT.resolve("ryow-spring-boot-starter/src/main/java"));
 
   @Test
   void everyMessageTheDriverProducesIsListed() throws IOException {

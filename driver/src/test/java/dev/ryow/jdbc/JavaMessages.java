@@ -73,15 +73,17 @@ final class JavaMessages {
 
   private JavaMessages() {}
 
-  /** Reads every {@code .java} file under {@code root}. */
-  static JavaMessages scan(Path root) {
+  /** Reads every {@code .java} file under the {@code roots}. */
+  static JavaMessages scan(Path... roots) {
     Map<String, String> sources = new TreeMap<>();
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-        sources.put(root.relativize(f).toString(), Files.readString(f));
+    for (Path root : roots) {
+      try (Stream<Path> files = Files.walk(root)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+          sources.put(root.relativize(f).toString(), Files.readString(f));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     return parse(sources);
   }

@@ -24,8 +24,8 @@ public class RyowAutoConfiguration {
   /** Hands the driver settings to the DataSource; static: it post-processes beans. */
   @Bean
   @ConditionalOnProperty(prefix = "ryow.datasource", name = "enabled", matchIfMissing = true)
-  static RyowDataSourceSettingsPostProcessor ryowDataSourceSettingsPostProcessor() {
-    return new RyowDataSourceSettingsPostProcessor();
+  static RyowDataSourceSettingsPostProcessor ryowDataSourceSettingsPostProcessor(Environment environment) {
+    return new RyowDataSourceSettingsPostProcessor(environment);
   }
 
   /** The application's {@code jdbc:ryow:} configuration, validated by the driver (fails startup if invalid). */

@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -23,29 +22,24 @@ import org.springframework.util.ClassUtils;
  * {@link RyowDataSource} whose URL is {@code jdbc:ryow:}, before the pool starts, and validates the
  * result with the driver, so that a bad setting fails the application at startup.
  */
-public final class RyowDataSourceSettingsPostProcessor
-    implements BeanPostProcessor, EnvironmentAware, SmartInitializingSingleton {
+public final class RyowDataSourceSettingsPostProcessor implements BeanPostProcessor, SmartInitializingSingleton {
   private static final Logger LOG = LoggerFactory.getLogger(RyowDataSourceSettingsPostProcessor.class);
   private static final boolean HIKARI_PRESENT =
       ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource", RyowDataSourceSettingsPostProcessor.class.getClassLoader());
 
-  private @Nullable Environment environment;
+  private final Environment environment;
   private @Nullable RyowDriverSettings settings;
   private final AtomicInteger configured = new AtomicInteger();
 
-  @Override
-  public void setEnvironment(Environment environment) {
+  /** A post-processor that binds the settings from {@code environment} when the first DataSource appears. */
+  public RyowDataSourceSettingsPostProcessor(Environment environment) {
     this.environment = environment;
   }
 
   private RyowDriverSettings settings() {
     RyowDriverSettings s = settings;
     if (s == null) {
-      Environment env = environment;
-      if (env == null) {
-        throw new IllegalStateException("RyowDataSourceSettingsPostProcessor has no Environment");
-      }
-      s = RyowDriverSettings.bind(env);
+      s = RyowDriverSettings.bind(environment);
       settings = s;
     }
     return s;
