@@ -1,7 +1,10 @@
 package dev.ryow.jdbc;
 
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.route.ReadWatermark;
 import dev.ryow.jdbc.route.Watermark;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Every write a {@code jdbc:ryow:} connection makes on this thread while the scope is open adds its
- * GTID to the scope. A scope opened without a mode adds its writes to what the connection's configured
+ * GTID to the scope, and every read it sends to a replica adds what that read saw (monotonic reads,
+ * {@code ryow.monotonicReads}): later reads in the scope show no older data; the scope's token carries
+ * both. A scope opened without a mode adds its writes to what the connection's configured
  * mode waits for (so under the default {@link ConsistencyMode#JVM} a read inside it sees the JVM's writes
  * and the scope's, e.g. those of the user's requests on other instances); under a narrower configured
  * mode it reads in {@link ConsistencyMode#SCOPE}. A scope opened with a mode imposes it. A connection
@@ -28,6 +33,7 @@ public final class ConsistencyScope implements AutoCloseable {
   private static final ThreadLocal<ConsistencyScope> CURRENT = new ThreadLocal<>();
 
   private final Watermark watermark = new Watermark();
+  private final ReadWatermark reads = new ReadWatermark();
   private final @Nullable ConsistencyScope outer;
   private final ConsistencyMode mode;
   private final boolean modeGiven;
@@ -41,6 +47,7 @@ public final class ConsistencyScope implements AutoCloseable {
     this.owner = Thread.currentThread();
     if (outer != null) {
       watermark.advance(outer.gtids());
+      reads.advance(outer.reads);
     }
   }
 
@@ -69,14 +76,17 @@ public final class ConsistencyScope implements AutoCloseable {
    * @throws InvalidTokenException if the token is not one {@code codec} accepts; no scope is opened
    */
   public static ConsistencyScope open(@Nullable String token, TokenCodec codec) throws InvalidTokenException {
-    GtidSet start = decode(token, codec);
+    TokenCodec.Contents start = decode(token, codec);
     ConsistencyScope scope = open();
-    scope.watermark.advance(start);
+    if (start != null) {
+      scope.take(start);
+    }
     return scope;
   }
 
-  private static GtidSet decode(@Nullable String token, TokenCodec codec) throws InvalidTokenException {
-    return token == null || token.isEmpty() ? GtidSet.EMPTY : codec.decode(token);
+  private static TokenCodec.@Nullable Contents decode(@Nullable String token, TokenCodec codec)
+      throws InvalidTokenException {
+    return token == null || token.isEmpty() ? null : codec.read(token);
   }
 
   /**
@@ -87,10 +97,17 @@ public final class ConsistencyScope implements AutoCloseable {
    */
   public static ConsistencyScope open(@Nullable String token, TokenCodec codec, ConsistencyMode mode)
       throws InvalidTokenException {
-    GtidSet start = decode(token, codec);
+    TokenCodec.Contents start = decode(token, codec);
     ConsistencyScope scope = open(mode);
-    scope.watermark.advance(start);
+    if (start != null) {
+      scope.take(start);
+    }
     return scope;
+  }
+
+  private void take(TokenCodec.Contents contents) {
+    watermark.advance(contents.writes());
+    reads.imported(contents.reads(), contents.pendingServers(), System.nanoTime());
   }
 
   /** The scope bound to the current thread, or null. */
@@ -121,14 +138,28 @@ public final class ConsistencyScope implements AutoCloseable {
     watermark.advance(gtids);
   }
 
-  /** Adds the writes named by a token from elsewhere. */
+  /** Adds the writes and reads named by a token from elsewhere. */
   public void merge(String token, TokenCodec codec) throws InvalidTokenException {
-    watermark.advance(codec.decode(token));
+    take(codec.read(token));
   }
 
-  /** The scope's writes as a token for {@code codec} (signed if it has a key). */
+  /**
+   * What the reads in this scope saw, for the driver's connections (monotonic reads). Applications
+   * carry it with {@link #token}.
+   */
+  public ReadWatermark reads() {
+    return reads;
+  }
+
+  /**
+   * The scope's writes and what its reads saw, as a token for {@code codec} (signed if it has a key).
+   *
+   * @throws IllegalArgumentException if it cannot fit the codec's bounds even widened
+   */
   public String token(TokenCodec codec) {
-    return codec.encode(watermark.current());
+    List<String> pending = new ArrayList<>(2);
+    reads.pendingServers(pending);
+    return codec.encode(watermark.current(), reads.bound().full(), pending);
   }
 
   /** Unbinds the scope from its thread and hands its writes to the enclosing scope, if any. */
@@ -148,6 +179,7 @@ public final class ConsistencyScope implements AutoCloseable {
     } else {
       CURRENT.set(o);
       o.advance(watermark.current());
+      o.reads.advance(reads);
     }
   }
 

@@ -8,16 +8,30 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns a watermark into a consistency token and back, strictly: a token is the GTID set text
- * ({@code uuid:1-5,uuid2:7}), or, with a key, that text followed by {@code .} and a base64url
- * HMAC-SHA256 signature (128 bits). Decoding checks the length first, then the signature (in constant
- * time), then parses with a bound on the number of intervals; nothing else is accepted.
+ * Turns a watermark into a consistency token and back, strictly. A token names the writes a later
+ * read must see and, for monotonic reads, what earlier reads saw:
+ *
+ * <ul>
+ *   <li>{@code WRITES}: the GTID set text ({@code uuid:1-5,uuid2:7}), when there is nothing about reads
+ *       (the only form before monotonic reads; still accepted and still produced then);
+ *   <li>{@code WRITES~READS} or {@code WRITES~READS~SERVERS}: {@code READS} a GTID set that contains
+ *       everything the reads saw (may be empty), {@code SERVERS} the {@code server_uuid}s (or {@code *},
+ *       any server) of at most {@value #MAX_PENDING_SERVERS} servers whose latest reads were not bounded
+ *       yet when the token was made: the receiver bounds them by a position of that server read after
+ *       the token arrived.
+ * </ul>
+ *
+ * With a key the text is followed by {@code .} and a base64url HMAC-SHA256 signature (128 bits) of all
+ * of it. Decoding checks the length first, then the signature (in constant time), then parses each
+ * part with a bound on the number of intervals (for both sets together); nothing else is accepted.
  *
  * <p>Immutable and thread-safe. Tokens reach servers only as bound parameters.
  */
@@ -32,6 +46,9 @@ public final class TokenCodec {
   private static final String HMAC = "HmacSHA256";
   private static final int SIGNATURE_BYTES = 16;
   private static final char SEPARATOR = '.';
+  private static final char PART = '~';
+  /** Most servers a token may name as having unbounded reads. */
+  public static final int MAX_PENDING_SERVERS = 8;
   /** The separator and the unpadded base64url signature that a signed token adds to the set's text. */
   private static final int SIGNATURE_SUFFIX_LENGTH = 1 + (SIGNATURE_BYTES * 4 + 2) / 3;
 
@@ -68,41 +85,103 @@ public final class TokenCodec {
   }
 
   /**
-   * The token for {@code gtids}; empty for the empty set when unsigned. Every token it returns is one
-   * {@link #decode} accepts: a set too large for the bounds is first widened to one interval per
-   * (UUID, tag) ({@link GtidSet#spanned()}), a superset whose extra GTIDs lie between GTIDs of the
-   * set. A reader whose primary never executed one of them handles it by {@code ryow.unknownGtids}.
+   * What a token names.
    *
-   * @throws IllegalArgumentException if even the widened set exceeds the bounds (more UUIDs and tags
-   *     than {@code ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} allow)
+   * @param writes the writes a read must see
+   * @param reads a set containing what earlier reads saw (monotonic reads), possibly empty
+   * @param pendingServers servers whose latest reads are not in {@code reads} yet
+   */
+  public record Contents(GtidSet writes, GtidSet reads, List<String> pendingServers) {
+    /** Copies the list. */
+    public Contents {
+      pendingServers = List.copyOf(pendingServers);
+    }
+
+    /** Every GTID the token names: {@code writes} ∪ {@code reads}. */
+    public GtidSet all() {
+      return writes.union(reads);
+    }
+  }
+
+  /**
+   * The token for {@code gtids} (writes only); empty for the empty set when unsigned. See
+   * {@link #encode(GtidSet, GtidSet, List)}.
    */
   public String encode(GtidSet gtids) {
-    GtidSet set = fits(gtids) ? gtids : gtids.spanned();
-    if (!fits(set)) {
-      throw new IllegalArgumentException(
-          "A GTID set of " + set.sourceCount() + " UUIDs and tags does not fit in a consistency token (ryow.tokenMaxLength="
-              + maxLength + ", ryow.tokenMaxIntervals=" + maxIntervals + "): raise them");
+    return encode(gtids, GtidSet.EMPTY, List.of());
+  }
+
+  /**
+   * The token for writes and reads. Every token it returns is one {@link #read} accepts: sets too
+   * large for the bounds are first widened to one interval per (UUID, tag) ({@link GtidSet#spanned()}),
+   * supersets whose extra GTIDs lie between GTIDs of the sets. A reader whose primary never executed
+   * one of them handles it by {@code ryow.unknownGtids}.
+   *
+   * @throws IllegalArgumentException if even the widened sets exceed the bounds (more UUIDs and tags
+   *     than {@code ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} allow), or more than
+   *     {@value #MAX_PENDING_SERVERS} pending servers
+   */
+  public String encode(GtidSet writes, GtidSet reads, List<String> pendingServers) {
+    if (pendingServers.size() > MAX_PENDING_SERVERS) {
+      throw new IllegalArgumentException("A consistency token names at most " + MAX_PENDING_SERVERS + " servers");
     }
-    String text = set.toString();
+    GtidSet r = writes.contains(reads) ? GtidSet.EMPTY : reads;
+    GtidSet w = writes;
+    if (!fits(w, r, pendingServers)) {
+      w = w.spanned();
+      r = r.spanned();
+    }
+    if (!fits(w, r, pendingServers)) {
+      throw new IllegalArgumentException(
+          "A GTID set of " + (w.sourceCount() + r.sourceCount()) + " UUIDs and tags does not fit in a consistency token"
+              + " (ryow.tokenMaxLength=" + maxLength + ", ryow.tokenMaxIntervals=" + maxIntervals + "): raise them");
+    }
+    String text = text(w, r, pendingServers);
     byte[] k = key;
     return k == null ? text : text + SEPARATOR + signature(k, text);
   }
 
+  private static String text(GtidSet writes, GtidSet reads, List<String> pendingServers) {
+    if (reads.isEmpty() && pendingServers.isEmpty()) {
+      return writes.toString();
+    }
+    StringBuilder b = new StringBuilder().append(writes).append(PART).append(reads);
+    for (int i = 0; i < pendingServers.size(); i++) {
+      b.append(i == 0 ? PART : ',').append(pendingServers.get(i));
+    }
+    return b.toString();
+  }
+
   /** Whether {@code gtids} encodes within the bounds as it is, without widening. */
   public boolean fits(GtidSet gtids) {
-    if (gtids.intervalCount() > maxIntervals) {
+    return fits(gtids, GtidSet.EMPTY, List.of());
+  }
+
+  /** Whether writes and reads encode within the bounds as they are, without widening. */
+  public boolean fits(GtidSet writes, GtidSet reads, List<String> pendingServers) {
+    GtidSet r = writes.contains(reads) ? GtidSet.EMPTY : reads;
+    if (writes.intervalCount() + r.intervalCount() > maxIntervals) {
       return false;
     }
-    return gtids.toString().length() + (key == null ? 0 : SIGNATURE_SUFFIX_LENGTH) <= maxLength;
+    return text(writes, r, pendingServers).length() + (key == null ? 0 : SIGNATURE_SUFFIX_LENGTH) <= maxLength;
   }
 
   /**
-   * The GTID set a token names.
+   * Every GTID a token names (writes and reads: a read must see both).
    *
-   * @throws InvalidTokenException when the token is too long, malformed, has too many intervals, is
-   *     unsigned where a signature is required, or its signature does not match
+   * @throws InvalidTokenException as {@link #read}
    */
   public GtidSet decode(@Nullable String token) throws InvalidTokenException {
+    return read(token).all();
+  }
+
+  /**
+   * What a token names.
+   *
+   * @throws InvalidTokenException when the token is too long, malformed, has too many intervals or
+   *     servers, is unsigned where a signature is required, or its signature does not match
+   */
+  public Contents read(@Nullable String token) throws InvalidTokenException {
     if (token == null) {
       throw new InvalidTokenException("Consistency token is missing (null)");
     }
@@ -124,11 +203,73 @@ public final class TokenCodec {
         throw new InvalidTokenException("Consistency token signature does not match (forged, or signed with another key)");
       }
     }
+    int first = text.indexOf(PART);
+    int second = first < 0 ? -1 : text.indexOf(PART, first + 1);
+    if (second >= 0 && text.indexOf(PART, second + 1) >= 0) {
+      throw new InvalidTokenException("Malformed consistency token: more than three parts");
+    }
+    GtidSet writes = set(first < 0 ? text : text.substring(0, first), maxIntervals);
+    if (first < 0) {
+      return new Contents(writes, GtidSet.EMPTY, List.of());
+    }
+    GtidSet reads = set(second < 0 ? text.substring(first + 1) : text.substring(first + 1, second),
+        maxIntervals - writes.intervalCount());
+    if (writes.intervalCount() + reads.intervalCount() > maxIntervals) {
+      throw new InvalidTokenException("Malformed consistency token: more than ryow.tokenMaxIntervals=" + maxIntervals
+          + " intervals");
+    }
+    if (second < 0 && reads.isEmpty()) {
+      throw new InvalidTokenException("Malformed consistency token: an empty reads part without servers");
+    }
+    return new Contents(writes, reads, second < 0 ? List.of() : servers(text.substring(second + 1)));
+  }
+
+  private GtidSet set(String text, int intervals) throws InvalidTokenException {
     try {
-      return GtidSet.parse(text, maxLength, maxIntervals);
+      return GtidSet.parse(text, maxLength, Math.max(0, intervals));
     } catch (MalformedGtidSetException e) {
       throw new InvalidTokenException("Malformed consistency token: " + e.getMessage(), e);
     }
+  }
+
+  private static List<String> servers(String text) throws InvalidTokenException {
+    List<String> out = new ArrayList<>();
+    int from = 0;
+    while (true) {
+      int comma = text.indexOf(',', from);
+      String server = comma < 0 ? text.substring(from) : text.substring(from, comma);
+      if (!isServer(server)) {
+        throw new InvalidTokenException("Malformed consistency token: a server must be a server_uuid or *");
+      }
+      if (out.size() == MAX_PENDING_SERVERS) {
+        throw new InvalidTokenException(
+            "Malformed consistency token: more than " + MAX_PENDING_SERVERS + " servers");
+      }
+      out.add(server.toLowerCase(java.util.Locale.ROOT));
+      if (comma < 0) {
+        return out;
+      }
+      from = comma + 1;
+    }
+  }
+
+  /** A canonical {@code server_uuid} (8-4-4-4-12 hex digits) or {@code *}. */
+  private static boolean isServer(String s) {
+    if (s.equals("*")) {
+      return true;
+    }
+    if (s.length() != 36) {
+      return false;
+    }
+    for (int i = 0; i < 36; i++) {
+      char c = s.charAt(i);
+      boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
+      boolean hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      if (dash ? c != '-' : !hex) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String signature(byte[] key, String text) {

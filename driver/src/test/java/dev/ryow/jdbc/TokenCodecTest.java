@@ -9,6 +9,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -113,6 +114,68 @@ class TokenCodecTest {
     assertThatThrownBy(() -> TokenCodec.DEFAULT.decode(null)).isInstanceOf(InvalidTokenException.class);
   }
 
+  @Test
+  void tokensCarryWhatReadsSawAndServersWithReadsNotBoundedYet() throws Exception {
+    GtidSet writes = GtidSet.parse(A + ":1-5");
+    GtidSet reads = GtidSet.parse(A + ":1-9," + B + ":1-3");
+    String token = TokenCodec.DEFAULT.encode(writes, reads, List.of(B, "*"));
+    assertThat(token).isEqualTo(A + ":1-5~" + A + ":1-9," + B + ":1-3~" + B + ",*");
+    TokenCodec.Contents contents = TokenCodec.DEFAULT.read(token);
+    assertThat(contents.writes()).isEqualTo(writes);
+    assertThat(contents.reads()).isEqualTo(reads);
+    assertThat(contents.pendingServers()).containsExactly(B, "*");
+    assertThat(TokenCodec.DEFAULT.decode(token)).as("every GTID it names").isEqualTo(writes.union(reads));
+
+    assertThat(TokenCodec.DEFAULT.encode(writes, GtidSet.parse(A + ":2"), List.of()))
+        .as("nothing about reads beyond the writes: the old form").isEqualTo(A + ":1-5");
+    assertThat(TokenCodec.DEFAULT.encode(writes, GtidSet.EMPTY, List.of(B))).isEqualTo(A + ":1-5~~" + B);
+    assertThat(TokenCodec.DEFAULT.read(A + ":1-5").reads().isEmpty()).as("old tokens: writes only").isTrue();
+    assertThat(TokenCodec.DEFAULT.read("~" + B + ":4").writes().isEmpty()).isTrue();
+    assertThat(TokenCodec.DEFAULT.read("~~" + B.toUpperCase(java.util.Locale.ROOT)).pendingServers())
+        .containsExactly(B);
+
+    String signed = SIGNED.encode(writes, reads, List.of(B));
+    assertThat(SIGNED.read(signed).reads()).isEqualTo(reads);
+    String widenedReads = signed.replace(B + ":1-3", B + ":1-300");
+    assertThatThrownBy(() -> SIGNED.read(widenedReads)).isInstanceOf(InvalidTokenException.class)
+        .hasMessageContaining("signature");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~",
+        "~",
+        "~~",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~~",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~3e11fa47-71ca-11e1-9e33-c80aa9429562:2~*~",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~~3e11fa47-71ca-11e1-9e33-c80aa9429562,",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~~3e11fa47-71ca-11e1-9e33-c80aa942956",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~~3e11fa47x71ca-11e1-9e33-c80aa9429562",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~~**",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~~*,*,*,*,*,*,*,*,*",
+        "3e11fa47-71ca-11e1-9e33-c80aa9429562:1~3e11fa47-71ca-11e1-9e33-c80aa9429562:0",
+      })
+  void badReadPartsAreClearErrors(String token) {
+    assertThatThrownBy(() -> TokenCodec.DEFAULT.read(token))
+        .isInstanceOf(InvalidTokenException.class)
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
+  }
+
+  @Test
+  void bothSetsCountAgainstTheBoundsAndAreWidenedTogether() throws Exception {
+    TokenCodec four = TokenCodec.of(2048, 4, null);
+    assertThatThrownBy(() -> four.read(A + ":1:3:5~" + B + ":1:3"))
+        .isInstanceOf(InvalidTokenException.class).hasMessageContaining("Intervals");
+    GtidSet writes = GtidSet.parse(A + ":1:3:5");
+    GtidSet reads = GtidSet.parse(B + ":1:3");
+    assertThat(four.fits(writes, reads, List.of())).isFalse();
+    TokenCodec.Contents widened = four.read(four.encode(writes, reads, List.of(A)));
+    assertThat(widened.writes()).hasToString(A + ":1-5");
+    assertThat(widened.reads()).hasToString(B + ":1-3");
+    assertThat(widened.pendingServers()).containsExactly(A);
+  }
+
   @Property(tries = 2000)
   void decodeNeverThrowsAnythingElse(@ForAll("tokenish") String text) {
     for (TokenCodec codec : new TokenCodec[] {TokenCodec.DEFAULT, SIGNED}) {
@@ -128,7 +191,7 @@ class TokenCodecTest {
   @Provide
   Arbitrary<String> tokenish() {
     return Arbitraries.oneOf(
-        Arbitraries.strings().withChars("0123456789abcdef-:,.-_ \n'\";").ofMaxLength(120),
+        Arbitraries.strings().withChars("0123456789abcdef-:,.-_ \n'\";~*").ofMaxLength(120),
         Arbitraries.strings().ofMaxLength(80),
         Arbitraries.integers().between(1, 1000).map(n -> A + ":1-" + n),
         Arbitraries.integers().between(1, 1000).map(n -> SIGNED.encode(GtidSet.parse(A + ":1-" + n))));

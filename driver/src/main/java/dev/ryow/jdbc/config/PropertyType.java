@@ -106,6 +106,33 @@ interface PropertyType<T> {
     };
   }
 
+  /** {@code true} or {@code false} (case-insensitive); nothing else. */
+  static PropertyType<Boolean> bool() {
+    return new PropertyType<>() {
+      @Override
+      public Boolean parse(String text) {
+        String wanted = text.trim();
+        if (wanted.equalsIgnoreCase("true")) {
+          return Boolean.TRUE;
+        }
+        if (wanted.equalsIgnoreCase("false")) {
+          return Boolean.FALSE;
+        }
+        throw new IllegalArgumentException("expected true or false but it is neither");
+      }
+
+      @Override
+      public List<String> choices() {
+        return List.of("true", "false");
+      }
+
+      @Override
+      public String describe() {
+        return "true or false";
+      }
+    };
+  }
+
   /** One of the constants of {@code type}, written in lower case (case-insensitive on input). */
   static <E extends Enum<E>> PropertyType<E> choice(Class<E> type) {
     E[] constants = type.getEnumConstants();

@@ -140,6 +140,18 @@ public final class RyowProperties {
               + " connection's write and an ORM may save a stale entity back), latest (everything the primary"
               + " committed before the read; one extra statement per read), none (plain read/write split).");
 
+  /** Whether reads in a consistency scope never go back in time. */
+  public static final RyowProperty<Boolean> MONOTONIC_READS =
+      new RyowProperty<>(
+          "ryow.monotonicReads",
+          PropertyType.bool(),
+          "true",
+          "Monotonic reads in the scope of ryow.consistency (jvm: every read of this JVM): once a read has shown"
+              + " data, no later read shows an older state, even when replicas lag unevenly. The reads of a scope"
+              + " then stay on one replica while it keeps up (the one furthest ahead) instead of spreading over all"
+              + " of them. false: read-your-writes only (each read may go to any replica that has the writes, and"
+              + " may show older data than the read before).");
+
   /** What a read does when its watermark names GTIDs the primary never executed. */
   public static final RyowProperty<UnknownGtidPolicy> UNKNOWN_GTIDS =
       new RyowProperty<>(
@@ -210,6 +222,7 @@ public final class RyowProperties {
           REPLICA_SELECTION,
           FAILOVER_TIMEOUT_MILLIS,
           CONSISTENCY,
+          MONOTONIC_READS,
           UNKNOWN_GTIDS,
           TOKEN_MAX_LENGTH,
           TOKEN_MAX_INTERVALS,

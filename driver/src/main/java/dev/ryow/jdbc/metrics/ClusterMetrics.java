@@ -33,6 +33,7 @@ public final class ClusterMetrics {
   private final LongAdder primaryFailovers = new LongAdder();
   private final LongAdder lostGtidsForgotten = new LongAdder();
   private final LongAdder hiddenWrites = new LongAdder();
+  private final LongAdder positionReads = new LongAdder();
   private volatile long replicasInRotation;
   private volatile long replicasOutOfRotation;
   private volatile long maxApplierLagMillis;
@@ -169,6 +170,11 @@ public final class ClusterMetrics {
     hiddenWrites.increment();
   }
 
+  /** A server's position was read on demand so that a monotonic read could leave it (one round trip). */
+  public void positionRead() {
+    positionReads.increment();
+  }
+
   /**
    * The latest replica health, set by the background poll.
    *
@@ -213,6 +219,7 @@ public final class ClusterMetrics {
         primaryFailovers.sum(),
         lostGtidsForgotten.sum(),
         hiddenWrites.sum(),
+        positionReads.sum(),
         replicasInRotation,
         replicasOutOfRotation,
         maxApplierLagMillis,

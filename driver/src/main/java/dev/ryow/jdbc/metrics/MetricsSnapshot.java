@@ -30,6 +30,8 @@ package dev.ryow.jdbc.metrics;
  * @param lostGtidsForgotten watermarks that named GTIDs the primary lacks (dropped, logged)
  * @param hiddenWrites statements classified as reads that a replica refused because they write (a stored
  *     function that inserts): each ran again on the primary, and its shape goes there from then on
+ * @param positionReads positions ({@code gtid_owned}, {@code gtid_executed}) read on demand so that a
+ *     monotonic read could leave the server its scope's earlier reads ran on (one round trip each)
  * @param replicasInRotation replicas in rotation at the last poll
  * @param replicasOutOfRotation replicas out of rotation at the last poll
  * @param maxApplierLagMillis largest applier lag at the last poll (performance_schema timestamps)
@@ -62,6 +64,7 @@ public record MetricsSnapshot(
     long primaryFailovers,
     long lostGtidsForgotten,
     long hiddenWrites,
+    long positionReads,
     long replicasInRotation,
     long replicasOutOfRotation,
     long maxApplierLagMillis,

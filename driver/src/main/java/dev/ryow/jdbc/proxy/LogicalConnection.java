@@ -14,6 +14,10 @@ import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.route.MonotonicReads;
+import dev.ryow.jdbc.route.ReadBound;
+import dev.ryow.jdbc.route.ReadRequirement;
+import dev.ryow.jdbc.route.ReadWatermark;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Router;
 import dev.ryow.jdbc.route.SqlTransaction;
@@ -23,6 +27,7 @@ import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.CurrentDatabase;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
+import dev.ryow.jdbc.server.ServerPosition;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Array;
@@ -45,6 +50,8 @@ import java.sql.Savepoint;
 import java.sql.ShardingKey;
 import java.sql.Statement;
 import java.sql.Struct;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executor;
@@ -83,6 +90,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
   /** The statement being admitted ({@link #acquire}) and when its query timeout expires (0: none). */
   private Object admitting = this;
   private long deadlineNanos;
+  /** What this connection's reads saw (monotonic reads); see {@link MonotonicReads}. */
+  private final ReadWatermark reads = new ReadWatermark();
+  private final boolean monotonicReads;
+  private final MonotonicReads monotonic;
+  private final ReadRequirement requirement = new ReadRequirement();
+  private final ReadWatermark[] readScopes = new ReadWatermark[3];
 
   /** The physical primary connection; replaced after it broke or the cluster moved to another primary. */
   private PhysicalConnection primary;
@@ -124,6 +137,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
   private @Nullable PhysicalConnection last;
+  /** The current statement may leave the primary (a read the router sent to the replicas). */
+  private boolean replicaRoute;
   private @Nullable ReadPlacement lastPlacement;
   private long lastWaitNanos;
   private @Nullable PhysicalConnection lastReadOn;
@@ -150,6 +165,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.primaryMirror = new SessionMirror(session);
     this.watermarkCheckedEpoch = primaryEpoch;
     this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
+    this.monotonicReads = cluster.monotonicReads();
+    this.monotonic = new MonotonicReads(cluster);
     cluster.connectionOpened();
   }
 
@@ -224,7 +241,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.deadlineNanos = deadlineNanos;
     rerunAsWrite = false;
     PhysicalConnection target;
+    replicaRoute = false;
     if (Router.route(kind, autoCommit, readOnly, sqlTransaction, pinnedToPrimary) == Target.REPLICA) {
+      replicaRoute = true;
       PhysicalConnection sticky = transactionReads;
       if (sticky != null) {
         target = sticky;
@@ -257,6 +276,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude, boolean deferWait)
       throws SQLException {
+    long startedNanos = System.nanoTime();
     ConsistencyScope scope = ConsistencyScope.current();
     ConsistencyMode mode = effectiveMode(scope);
     if (queryCapture && captureDue) {
@@ -265,13 +285,17 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
     forgetWhatThePrimaryLacks();
     GtidSet required = mode == ConsistencyMode.NONE ? GtidSet.EMPTY : requiredFor(mode, scope);
-    if (!required.isEmpty() && !primaryKnowsAll(required)) {
+    int scopes = monotonicReads ? readScopes(mode, scope) : 0;
+    GtidSet fromTokens = scopes == 0 ? GtidSet.EMPTY : unverifiedReads(scopes);
+    GtidSet checked = fromTokens.isEmpty() ? required : required.union(fromTokens);
+    if (!checked.isEmpty() && !primaryKnowsAll(checked, scopes)) {
       return null;
     }
+    ReadRequirement req = scopes == 0 ? requirement.plain(required) : monotonicRequirement(required, scopes, startedNanos);
     PhysicalConnection r = null;
     guard.enter(admitting);
     try {
-      r = replicas.admit(required, autoCommit || !readOnly, exclude, deadlineNanos, deferWait);
+      r = replicas.admit(req, autoCommit || !readOnly, exclude, deadlineNanos, deferWait);
       return r;
     } finally {
       guard.exit();
@@ -280,6 +304,112 @@ public final class LogicalConnection implements Connection, RyowConnection {
         placement = ReadPlacement.REPLICA_UNCHECKED;
       }
       placed(placement, replicas.lastWaitNanos(), r != null ? r : primary);
+    }
+  }
+
+  /**
+   * Collects the read watermarks whose reads this one must not show less than, per {@code mode}: the
+   * connection's; plus the scope's; plus the JVM's. {@code latest} needs none (it reads the primary's
+   * position at that moment, which contains whatever any replica had shown), {@code none} promises nothing.
+   */
+  private int readScopes(ConsistencyMode mode, @Nullable ConsistencyScope scope) {
+    if (mode == ConsistencyMode.NONE || mode == ConsistencyMode.LATEST) {
+      return 0;
+    }
+    int n = 0;
+    readScopes[n++] = reads;
+    if (scope != null && mode != ConsistencyMode.CONNECTION) {
+      readScopes[n++] = scope.reads();
+    }
+    if (mode == ConsistencyMode.JVM) {
+      readScopes[n++] = cluster.jvmReads();
+    }
+    return n;
+  }
+
+  private GtidSet unverifiedReads(int scopes) {
+    GtidSet u = GtidSet.EMPTY;
+    for (int i = 0; i < scopes; i++) {
+      u = u.union(readScopes[i].bound().unverified());
+    }
+    return u;
+  }
+
+  /**
+   * Where a monotonic read may run and what it must see ({@link MonotonicReads}); reads the position
+   * of servers it leaves behind first (one round trip each, only when it leaves them).
+   */
+  private ReadRequirement monotonicRequirement(GtidSet required, int scopes, long startedNanos) throws SQLException {
+    forgetReadsThePrimaryLacks(scopes);
+    ReadRequirement req = requirement;
+    int probes = monotonic.plan(required, readScopes, scopes, startedNanos, req);
+    if (probes == 0) {
+      return req;
+    }
+    for (int i = 0; i < probes; i++) {
+      ReplicaEndpoint server = monotonic.probe(i);
+      long at = System.nanoTime();
+      ServerPosition position;
+      String uuid;
+      if (server == cluster.primaryEndpoint()) {
+        ensurePrimary();
+        position = primary.readPosition();
+        uuid = primary.identity().serverUuid();
+      } else {
+        position = replicas.position(server);
+        uuid = server.serverUuid();
+      }
+      cluster.metrics().positionRead();
+      if (position != null && uuid != null) {
+        monotonic.probed(server, uuid, position, at, readScopes, scopes);
+      }
+    }
+    monotonic.finish(required, readScopes, scopes, startedNanos, req);
+    return req;
+  }
+
+  /**
+   * As {@link #forgetWhatThePrimaryLacks} for the read watermarks: a primary poll taken after a
+   * watermark's bound last grew that lacks part of it (an errant transaction on a replica, GTIDs lost
+   * with an old primary) is confirmed with {@code GTID_SUBSET} and the missing GTIDs are forgotten.
+   */
+  private void forgetReadsThePrimaryLacks(int scopes) throws SQLException {
+    Cluster.PrimaryPosition position = cluster.primaryPosition();
+    if (primaryEpoch != cluster.primaryEpoch() || primary.isClosed()) {
+      return;
+    }
+    for (int i = 0; i < scopes; i++) {
+      ReadWatermark w = readScopes[i];
+      ReadBound b = w.bound();
+      if (b.isEmpty() || position.polledAtNanos() - w.grewAtNanos() <= 0 || position.executed().contains(b.full())) {
+        continue;
+      }
+      forgetLostReads(w, b);
+    }
+  }
+
+  private void forgetLostReads(ReadWatermark w, ReadBound b) throws SQLException {
+    GtidSet[] split = primary.splitByExecuted(b.full());
+    if (!split[0].isEmpty() && w.forget(b, split[1])) {
+      cluster.metrics().lostGtidsForgotten();
+      LOG.warn("[{}] the primary {} has not executed {} of what earlier reads saw (an errant transaction on a"
+          + " replica, lost with an old primary, or a token from elsewhere); forgetting them", cluster.name(),
+          primary.host(), split[0]);
+    }
+  }
+
+  /** A read the router sent to the replicas ran on {@code on}: it joins the read watermarks. */
+  private void readCompleted(PhysicalConnection on) {
+    String uuid = on.identity().serverUuid();
+    if (uuid == null) {
+      return;
+    }
+    long now = System.nanoTime();
+    reads.observed(uuid, now);
+    cluster.jvmReads().observed(uuid, now);
+    ConsistencyScope scope = ConsistencyScope.current();
+    if (scope != null) {
+      scope.reads().observed(uuid, now);
     }
   }
 
@@ -318,8 +448,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * connection forgets the unknown GTIDs of its own watermark), or fails. When the primary cannot be
    * asked (it is away), the read goes ahead and waits as usual, bounded by {@code ryow.waitTimeout}.
    */
-  private boolean primaryKnowsAll(GtidSet required) throws SQLException {
+  private boolean primaryKnowsAll(GtidSet required, int scopes) throws SQLException {
     if (cluster.knownOnPrimary().contains(required)) {
+      verifiedReads(required, scopes);
       return true;
     }
     cluster.metrics().gtidSubsetCheck();
@@ -327,6 +458,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
       ensurePrimary();
       if (primary.splitByExecuted(required)[0].isEmpty()) {
         cluster.primaryHas(required);
+        verifiedReads(required, scopes);
         return true;
       }
     } catch (SQLException e) {
@@ -349,8 +481,20 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (!own.isEmpty() && !cluster.knownOnPrimary().contains(own)) {
       forgetLost(own);
     }
+    for (int i = 0; i < scopes; i++) {
+      ReadBound b = readScopes[i].bound();
+      if (!b.unverified().isEmpty()) {
+        forgetLostReads(readScopes[i], b);
+      }
+    }
     placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, primary);
     return false;
+  }
+
+  private void verifiedReads(GtidSet executedByPrimary, int scopes) {
+    for (int i = 0; i < scopes; i++) {
+      readScopes[i].verified(executedByPrimary);
+    }
   }
 
   private static String abbreviate(GtidSet set) {
@@ -650,6 +794,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
       kind = StatementKind.WRITE;
     }
     boolean onPrimary = on == primary;
+    if (replicaRoute && monotonicReads && kind != StatementKind.WRITE) {
+      readCompleted(on);
+    }
     if (!onPrimary) {
       replicas.ran(on);
       cluster.metrics().replicaRead();
@@ -765,11 +912,19 @@ public final class LogicalConnection implements Connection, RyowConnection {
     }
     TokenCodec codec = cluster.tokenCodec();
     GtidSet own = watermark.current();
-    if (!codec.fits(own)) {
+    GtidSet seen = GtidSet.EMPTY;
+    List<String> pending = List.of();
+    if (monotonicReads) {
+      reads.resolve(cluster);
+      seen = reads.bound().full();
+      pending = new ArrayList<>(2);
+      reads.pendingServers(pending);
+    }
+    if (!codec.fits(own, seen, pending)) {
       own = filledOnPrimary(own);
     }
     try {
-      return codec.encode(own);
+      return codec.encode(own, seen, pending);
     } catch (IllegalArgumentException e) {
       throw new SQLNonTransientException("[" + cluster.name() + "] " + e.getMessage(), "22023", e);
     }
@@ -796,8 +951,12 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public void mergeConsistencyToken(String token) throws SQLException {
     checkOpen();
-    watermark.advance(cluster.tokenCodec().decode(token));
+    TokenCodec.Contents contents = cluster.tokenCodec().read(token);
+    watermark.advance(contents.writes());
     watermarkGrewNanos = System.nanoTime();
+    if (monotonicReads) {
+      reads.imported(contents.reads(), contents.pendingServers(), System.nanoTime());
+    }
   }
 
   @Override

@@ -7,10 +7,12 @@ import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.FallbackPolicy;
 import dev.ryow.jdbc.ReadPlacement;
+import dev.ryow.jdbc.route.ReadRequirement;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.ReplicaSelector;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ServerPosition;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.server.WaitOutcome;
 import java.sql.SQLException;
@@ -100,7 +102,7 @@ final class ReplicaSet {
   }
 
   /**
-   * Finds a replica connection that may run a read for {@code watermark} now, waiting on one replica
+   * Finds a replica connection that may run a read needing {@code required} now, waiting on one replica
    * when none is known to have it.
    *
    * @param wantAutoCommit false for a read-only transaction (which then stays on the chosen replica)
@@ -110,17 +112,17 @@ final class ReplicaSet {
    *     replaying session state failed for another reason than the connection
    */
   @Nullable PhysicalConnection admit(
-      GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos)
+      ReadRequirement required, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos)
       throws SQLException {
-    return admit(watermark, wantAutoCommit, exclude, deadlineNanos, false);
+    return admit(required, wantAutoCommit, exclude, deadlineNanos, false);
   }
 
   /**
-   * As {@link #admit(GtidSet, boolean, ReplicaEndpoint, long)}; with {@code deferWait}, a replica that
+   * As {@link #admit(ReadRequirement, boolean, ReplicaEndpoint, long)}; with {@code deferWait}, a replica that
    * must wait is returned without waiting, the wait left to the statement ({@link #deferredWait}).
    */
   @Nullable PhysicalConnection admit(
-      GtidSet watermark, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos,
+      ReadRequirement required, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos,
       boolean deferWait)
       throws SQLException {
     lastWaitNanos = 0;
@@ -138,7 +140,7 @@ final class ReplicaSet {
       placement = ReadPlacement.REPLICA_NO_WAIT;
       return c;
     }
-    int n = ReplicaSelector.order(cluster.servers(), watermark, cluster.strategy(), start, order, orderKeys);
+    int n = ReplicaSelector.order(cluster.servers(), required, cluster.strategy(), start, order, orderKeys);
     FallbackPolicy.Reason reason = FallbackPolicy.Reason.NO_REPLICA;
     @Nullable ReplicaEndpoint blamed = null;
     @Nullable Slot staleCandidate = null;
@@ -153,6 +155,7 @@ final class ReplicaSet {
       if (c == null) {
         continue;
       }
+      GtidSet watermark = required.of(e);
       try {
         SessionMirror mirror = slot.mirror;
         if (mirror != null) {
@@ -213,7 +216,7 @@ final class ReplicaSet {
         failed(slot, failure);
       }
     }
-    return fallBack(reason, blamed, staleCandidate, capped, watermark, exclude, wantAutoCommit);
+    return fallBack(reason, blamed, staleCandidate, capped, required.forAll(), exclude, wantAutoCommit);
   }
 
   /** The set of the wait deferred to the statement about to run on {@code on}, or null. */
@@ -362,6 +365,27 @@ final class ReplicaSet {
     }
     if (c != null) {
       c.close();
+    }
+  }
+
+  /**
+   * Reads the position of {@code server} on this logical connection's connection to it (opened if
+   * needed): {@code gtid_owned}, then {@code gtid_executed}. Null when the server cannot be reached
+   * (it leaves rotation).
+   */
+  @Nullable ServerPosition position(ReplicaEndpoint server) {
+    Slot slot = slots[server.index()];
+    PhysicalConnection c = open(slot);
+    if (c == null) {
+      return null;
+    }
+    try {
+      return c.readPosition();
+    } catch (SQLException failure) {
+      if (Sql.isConnectionFailure(failure)) {
+        failed(slot, failure);
+      }
+      return null;
     }
   }
 

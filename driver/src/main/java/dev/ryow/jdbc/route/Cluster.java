@@ -77,6 +77,11 @@ public final class Cluster {
   private volatile long primaryEpoch;
   private volatile long primaryConfirmedNanos = System.nanoTime();
   private volatile PrimaryPosition primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
+  /** The last poll of the current primary (null after a move, until it is polled). */
+  private volatile @Nullable PollSnapshot primaryPoll;
+  /** What every read through this cluster's connections in this JVM saw (monotonic reads, {@code jvm} mode). */
+  private final ReadWatermark jvmReads = new ReadWatermark();
+  private final boolean monotonicReads;
 
   /**
    * What the poller read on the primary.
@@ -114,6 +119,7 @@ public final class Cluster {
     this.unknownGtids = config.get(RyowProperties.UNKNOWN_GTIDS);
     this.tokenCodec = TokenCodec.of(config);
     this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.CLUSTER_IDLE_TIMEOUT_MILLIS));
+    this.monotonicReads = config.get(RyowProperties.MONOTONIC_READS);
   }
 
   /**
@@ -124,6 +130,54 @@ public final class Cluster {
   public Cluster(RyowConfig config, ConnectorJ connector, GtidSet jvmWrites) {
     this(config, connector);
     this.jvmWrites.advance(jvmWrites);
+  }
+
+  /** {@code ryow.monotonicReads}. */
+  public boolean monotonicReads() {
+    return monotonicReads;
+  }
+
+  /** What every read of this JVM through this cluster saw. */
+  public ReadWatermark jvmReads() {
+    return jvmReads;
+  }
+
+  /** The server whose {@code server_uuid} is {@code uuid} as of its last poll, or null. */
+  public @Nullable ReplicaEndpoint serverByUuid(String uuid) {
+    for (ReplicaEndpoint e : servers) {
+      if (uuid.equals(e.serverUuid())) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A poll that bounds a read of the server {@code uuid} completed at {@code completedNanos}: that
+   * server's own poll sent after the read; or, when the server is unknown here, unreachable, or was
+   * found reset by a poll sent after the read, a poll of the primary sent after the read (a replica
+   * only shows transactions the primary has in its binary log, which the primary owns or has executed).
+   * Null when no poll bounds it yet.
+   */
+  public @Nullable PollSnapshot pollBounding(String uuid, long completedNanos) {
+    ReplicaEndpoint e = ReadWatermark.ANY_SERVER.equals(uuid) ? null : serverByUuid(uuid);
+    if (e != null) {
+      PollSnapshot own = e.lastPoll();
+      if (own != null && own.bounds(uuid, completedNanos)) {
+        return own;
+      }
+      boolean reset = own != null && own.everReset() && own.resetStartedNanos() - completedNanos > 0;
+      if (!reset && e.health() != Health.UNREACHABLE) {
+        return null;
+      }
+    }
+    PollSnapshot p = primaryPoll;
+    return p != null && p.startedNanos() - completedNanos > 0 ? p : null;
+  }
+
+  /** The last poll of the current primary, or null. */
+  public @Nullable PollSnapshot primaryPoll() {
+    return primaryPoll;
   }
 
   /** {@code ryow.consistency}: the mode of connections that were given none and run outside a scope. */
@@ -198,6 +252,11 @@ public final class Cluster {
   /** What the primary had executed at the last poll (it only lags behind the truth). */
   public PrimaryPosition primaryPosition() {
     return primaryPosition;
+  }
+
+  void primaryExecuted(PollSnapshot poll) {
+    primaryPoll = poll;
+    primaryExecuted(poll.position().executed(), poll.startedNanos());
   }
 
   void primaryExecuted(GtidSet executed, long polledAtNanos) {
@@ -460,6 +519,7 @@ public final class Cluster {
     old.health(Health.UNKNOWN, 0, "was the primary until " + why);
     primary = found;
     primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
+    primaryPoll = null;
     // What the old primary executed says nothing of the new one (it may have lost some of it).
     primaryExecuted.clear();
     primaryEpoch++;

@@ -41,6 +41,8 @@ final class ClusterMonitor {
   private @Nullable ScheduledExecutorService executor;
   private int openConnections;
   private long idleSinceNanos;
+  /** The primary's gtid_executed at the previous round: a replica without it is {@linkplain ReplicaEndpoint#behind() behind}. */
+  private GtidSet previousPrimaryExecuted = GtidSet.EMPTY;
 
   ClusterMonitor(Cluster cluster, RyowConfig config, ConnectorJ connector) {
     this.cluster = cluster;
@@ -138,7 +140,8 @@ final class ClusterMonitor {
   private void pollAll(@Nullable PhysicalConnection[] monitors) {
     List<ReplicaEndpoint> servers = cluster.servers();
     ReplicaEndpoint primary = cluster.primaryEndpoint();
-    pollPrimary(monitors, primary);
+    GtidSet behindUnless = previousPrimaryExecuted;
+    previousPrimaryExecuted = pollPrimary(monitors, primary);
     long inRotation = 0;
     long out = 0;
     long maxLag = 0;
@@ -147,7 +150,7 @@ final class ClusterMonitor {
       if (e == cluster.primaryEndpoint()) {
         continue;
       }
-      pollReplica(monitors, e);
+      pollReplica(monitors, e, behindUnless);
       if (e.health().inRotation()) {
         inRotation++;
       } else {
@@ -162,7 +165,8 @@ final class ClusterMonitor {
     metrics.replicaHealth(inRotation, out, maxLag, states.toString());
   }
 
-  private void pollPrimary(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
+  /** Polls the primary; returns its gtid_executed (empty when it could not be read). */
+  private GtidSet pollPrimary(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
     String trouble;
     long polledAt = System.nanoTime();
     try {
@@ -170,15 +174,15 @@ final class ClusterMonitor {
       cluster.distinctServers().learned(primary, status.serverUuid());
       metrics.positionPolled();
       if (!status.readOnly()) {
-        cluster.primaryExecuted(status.gtidExecuted(), polledAt);
-        return;
+        cluster.primaryExecuted(primary.observePrimary(status, polledAt));
+        return status.gtidExecuted();
       }
       trouble = "the primary " + primary + " is read-only";
     } catch (SQLException e) {
       closeMonitor(monitors, primary.index());
       if (Sql.isAuthenticationFailure(e)) {
         cluster.credentialsRefused(primary, e);
-        return;
+        return GtidSet.EMPTY;
       }
       trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
     }
@@ -187,15 +191,17 @@ final class ClusterMonitor {
     } catch (SQLException e) {
       LOG.warn("[{}] {}; no writable server found yet: {}", cluster.name(), trouble, e.getMessage());
     }
+    return GtidSet.EMPTY;
   }
 
-  private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) {
+  private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e, GtidSet behindUnless) {
     long now = System.nanoTime();
     if (!e.probeDue(now)) {
       return;
     }
     ServerStatus status;
     GtidSet knownBefore = e.knownExecuted();
+    long startedNanos = System.nanoTime();
     try {
       status = poll(monitors, e);
     } catch (SQLException failure) {
@@ -209,7 +215,8 @@ final class ClusterMonitor {
     }
     metrics.positionPolled();
     cluster.distinctServers().learned(e, status.serverUuid());
-    if (e.observe(status, knownBefore)) {
+    e.behind(!status.gtidExecuted().contains(behindUnless));
+    if (e.observe(status, knownBefore, startedNanos)) {
       metrics.positionReset();
       LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),
           status.serverUuid());

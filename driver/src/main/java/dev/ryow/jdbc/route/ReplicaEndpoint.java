@@ -27,6 +27,9 @@ public final class ReplicaEndpoint {
   private volatile String problem = "";
   private volatile long probeAtNanos;
   private volatile long backoffNanos = FIRST_BACKOFF_NANOS;
+  private volatile @Nullable PollSnapshot lastPoll;
+  /** Its last poll found it behind the primary's position of the round before (see {@link #behind()}). */
+  private volatile boolean behind;
   /** When the poller first saw replication stopped without an error ({@link System#nanoTime()}); 0: running. */
   private long stoppedSinceNanos;
   private final int maxWaiters;
@@ -56,6 +59,23 @@ public final class ReplicaEndpoint {
   /** The {@code server_uuid} the known position belongs to, null before the first poll. */
   public @Nullable String serverUuid() {
     return serverUuid;
+  }
+
+  /** The last successful poll of this server, or null before the first. */
+  public @Nullable PollSnapshot lastPoll() {
+    return lastPoll;
+  }
+
+  /**
+   * Whether the last poll found this server without everything the primary had executed one poll
+   * round earlier (it lags by more than {@code ryow.pollInterval}).
+   */
+  public boolean behind() {
+    return behind;
+  }
+
+  void behind(boolean value) {
+    behind = value;
   }
 
   /** Current health. */
@@ -118,9 +138,10 @@ public final class ReplicaEndpoint {
    * learned while the poll was under way may be newer than the poll; it does not count as a reset.
    *
    * @param knownBefore {@link #knownExecuted()} read just before the poll's query was sent
+   * @param startedNanos {@link System#nanoTime()} just before the poll's query was sent
    * @return true when the known position was reset
    */
-  boolean observe(ServerStatus status, GtidSet knownBefore) {
+  boolean observe(ServerStatus status, GtidSet knownBefore, long startedNanos) {
     String previousUuid = serverUuid;
     boolean reset = (previousUuid != null && !previousUuid.equals(status.serverUuid()))
         || !status.gtidExecuted().contains(knownBefore);
@@ -130,7 +151,21 @@ public final class ReplicaEndpoint {
     } else {
       learn(status.gtidExecuted(), status.serverUuid());
     }
+    PollSnapshot previous = lastPoll;
+    boolean everReset = reset || (previous != null && previous.everReset());
+    long resetAt = reset ? startedNanos : previous != null ? previous.resetStartedNanos() : 0;
+    lastPoll = new PollSnapshot(startedNanos, status.serverUuid(), status.position(), resetAt, everReset);
     return reset;
+  }
+
+  /** Takes in a poll of this server while it is the primary (its position only; see {@link Cluster}). */
+  PollSnapshot observePrimary(ServerStatus status, long startedNanos) {
+    serverUuid = status.serverUuid();
+    PollSnapshot previous = lastPoll;
+    PollSnapshot poll = new PollSnapshot(startedNanos, status.serverUuid(), status.position(),
+        previous != null ? previous.resetStartedNanos() : 0, previous != null && previous.everReset());
+    lastPoll = poll;
+    return poll;
   }
 
   /**

@@ -15,8 +15,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>{@link Health#PAUSED}: replication stopped for a moment (the read waits there, for it may resume).
  * </ol>
  *
- * Unreachable servers, the primary, and out-of-rotation servers without the watermark are left out.
- * Within a tier the {@link SelectionStrategy} decides.
+ * Unreachable servers, the primary, out-of-rotation servers without the watermark, and servers the
+ * {@link ReadRequirement} does not allow (a monotonic read bound to one server) are left out. Within a
+ * tier, for monotonic reads, replicas {@linkplain ReplicaEndpoint#behind() behind} the primary come
+ * after the others (the scope's next reads stay where this one runs, so it should be the one furthest
+ * ahead); then the {@link SelectionStrategy} decides.
  */
 public final class ReplicaSelector {
   private ReplicaSelector() {}
@@ -38,15 +41,36 @@ public final class ReplicaSelector {
       int start,
       ReplicaEndpoint[] out,
       long[] keys) {
+    return order(servers, ReadRequirement.of(watermark), strategy, start, out, keys);
+  }
+
+  /**
+   * Fills {@code out} with the candidates for {@code required} in order and returns how many there are.
+   *
+   * @param servers all servers of the cluster
+   * @param required what the read needs (per server), and where it may run
+   * @param strategy how to order within a tier
+   * @param start the connection's round-robin start
+   * @param out at least {@code servers.size()} long
+   * @param keys scratch space, at least {@code servers.size()} long (reused: no allocation per read)
+   */
+  public static int order(
+      List<ReplicaEndpoint> servers,
+      ReadRequirement required,
+      SelectionStrategy strategy,
+      int start,
+      ReplicaEndpoint[] out,
+      long[] keys) {
     int n = servers.size();
     int count = 0;
+    boolean preferAhead = required.preferAhead();
     for (int i = 0; i < n; i++) {
       ReplicaEndpoint e = servers.get(i);
       Health h = e.health();
-      if (!h.reachable()) {
+      if (!h.reachable() || !required.allows(e)) {
         continue;
       }
-      boolean has = e.knownExecuted().contains(watermark);
+      boolean has = e.knownExecuted().contains(required.of(e));
       int tier;
       if (has) {
         tier = h.inRotation() ? 0 : 1;
@@ -62,6 +86,9 @@ public final class ReplicaSelector {
             case ROUND_ROBIN -> rotation;
             case RANDOM -> ThreadLocalRandom.current().nextInt(1 << 20);
           };
+      if (preferAhead && e.behind()) {
+        within |= 1L << 44;
+      }
       long key = ((long) tier << 48) | within;
       // insertion sort: a handful of servers
       int j = count;

@@ -20,8 +20,11 @@ import org.jspecify.annotations.Nullable;
 public final class PhysicalConnection implements AutoCloseable {
   private static final String WAIT_SQL = "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)";
   private static final String EXECUTED_SQL = "SELECT @@global.gtid_executed";
+  /** The owned set first: see {@link ServerPosition}. */
+  private static final String POSITION_SQL = "SELECT @@global.gtid_owned, @@global.gtid_executed";
   private static final String STATUS_SQL =
-      "SELECT @@server_uuid, @@global.gtid_executed, @@global.read_only OR @@global.super_read_only,"
+      "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
+          + " @@global.read_only OR @@global.super_read_only,"
           + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status),"
           + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status WHERE SERVICE_STATE <> 'ON'),"
           + " (SELECT COUNT(*) FROM performance_schema.replication_applier_status WHERE SERVICE_STATE <> 'ON'),"
@@ -30,7 +33,8 @@ public final class PhysicalConnection implements AutoCloseable {
           + " (SELECT MAX(LAST_ERROR_MESSAGE) FROM performance_schema.replication_applier_status_by_worker"
           + "   WHERE LAST_ERROR_NUMBER <> 0)";
   private static final String STATUS_WITHOUT_PS_SQL =
-      "SELECT @@server_uuid, @@global.gtid_executed, @@global.read_only OR @@global.super_read_only";
+      "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
+          + " @@global.read_only OR @@global.super_read_only";
   private static final String LOST_SQL =
       "SELECT GTID_SUBSET(?, @@global.gtid_executed), GTID_SUBTRACT(?, @@global.gtid_executed),"
           + " GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed))";
@@ -116,16 +120,16 @@ public final class PhysicalConnection implements AutoCloseable {
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(STATUS_SQL)) {
       rs.next();
-      String executed = rs.getString(2);
-      String error = rs.getString(8);
+      String error = rs.getString(9);
       return new ServerStatus(
           rs.getString(1),
-          executed == null ? GtidSet.EMPTY : GtidSet.parse(executed),
-          rs.getBoolean(3),
-          rs.getInt(4),
-          rs.getInt(5) == 0,
+          gtids(rs.getString(3)),
+          owned(rs.getString(2)),
+          rs.getBoolean(4),
+          rs.getInt(5),
           rs.getInt(6) == 0,
-          rs.getLong(7) / 1000,
+          rs.getInt(7) == 0,
+          rs.getLong(8) / 1000,
           error == null ? "" : error,
           true);
     } catch (SQLException e) {
@@ -135,12 +139,31 @@ public final class PhysicalConnection implements AutoCloseable {
       try (Statement statement = connection.createStatement();
           ResultSet rs = statement.executeQuery(STATUS_WITHOUT_PS_SQL)) {
         rs.next();
-        String executed = rs.getString(2);
         return new ServerStatus(
-            rs.getString(1), executed == null ? GtidSet.EMPTY : GtidSet.parse(executed), rs.getBoolean(3), 0, true,
-            true, 0, "", false);
+            rs.getString(1), gtids(rs.getString(3)), owned(rs.getString(2)), rs.getBoolean(4), 0, true, true, 0, "",
+            false);
       }
     }
+  }
+
+  /**
+   * {@code SELECT @@global.gtid_owned, @@global.gtid_executed} on this connection: an upper bound of
+   * everything this server had made visible before the call (see {@link ServerPosition}).
+   */
+  public ServerPosition readPosition() throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(POSITION_SQL)) {
+      rs.next();
+      return new ServerPosition(gtids(rs.getString(2)), owned(rs.getString(1)));
+    }
+  }
+
+  private static GtidSet gtids(@Nullable String text) {
+    return text == null ? GtidSet.EMPTY : GtidSet.parse(text);
+  }
+
+  private static GtidSet owned(@Nullable String text) {
+    return text == null ? GtidSet.EMPTY : ServerPosition.parseOwned(text);
   }
 
   /**

@@ -8,6 +8,8 @@ import dev.ryow.jdbc.gtid.GtidSet;
  *
  * @param serverUuid {@code @@server_uuid}
  * @param gtidExecuted {@code @@global.gtid_executed}
+ * @param gtidOwned {@code @@global.gtid_owned} without thread ids, read just before {@code gtid_executed}
+ *     (see {@link ServerPosition})
  * @param readOnly {@code read_only} or {@code super_read_only} is on
  * @param replicaChannels replication channels configured (0 on a server that replicates from nobody)
  * @param receiverRunning every channel's receiver (IO thread) is {@code ON}
@@ -20,10 +22,24 @@ import dev.ryow.jdbc.gtid.GtidSet;
 public record ServerStatus(
     String serverUuid,
     GtidSet gtidExecuted,
+    GtidSet gtidOwned,
     boolean readOnly,
     int replicaChannels,
     boolean receiverRunning,
     boolean applierRunning,
     long applierLagMillis,
     String lastError,
-    boolean healthKnown) {}
+    boolean healthKnown) {
+
+  /** A status whose owned set is empty (nothing being committed). */
+  public ServerStatus(String serverUuid, GtidSet gtidExecuted, boolean readOnly, int replicaChannels,
+      boolean receiverRunning, boolean applierRunning, long applierLagMillis, String lastError, boolean healthKnown) {
+    this(serverUuid, gtidExecuted, GtidSet.EMPTY, readOnly, replicaChannels, receiverRunning, applierRunning,
+        applierLagMillis, lastError, healthKnown);
+  }
+
+  /** Its {@code gtid_executed} and {@code gtid_owned}. */
+  public ServerPosition position() {
+    return new ServerPosition(gtidExecuted, gtidOwned);
+  }
+}

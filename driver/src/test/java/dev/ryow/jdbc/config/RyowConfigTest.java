@@ -86,12 +86,20 @@ class RyowConfigTest {
         "jdbc:ryow:mysql://db1,db2/shop?x=%zz | percent-encoding in the URL's parameter 1 (its value)",
         "jdbc:ryow:mysql://db1,db2/a/b | database part of the URL: it contains '/'",
         "jdbc:ryow:mysql://db1,db2/shop&password=x | put the parameters after a '?'",
+        "jdbc:ryow:mysql://db1,db2/shop?ryow.monotonicReads=yes | expected true or false but it is neither",
+        "jdbc:ryow:mysql://db1,db2/shop?ryow.monotonicReads=1 | ryow.monotonicReads",
       })
   void badUrlsAreClearErrors(String url, String messageFragment) {
     assertThatThrownBy(() -> parse(url))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(messageFragment)
         .satisfies(e -> assertThat(((ConfigException) e).getSQLState()).isEqualTo("08001"));
+  }
+
+  @Test
+  void monotonicReadsAreOnByDefaultAndTakeTrueOrFalse() throws Exception {
+    assertThat(parse(BASE).get(RyowProperties.MONOTONIC_READS)).isTrue();
+    assertThat(parse(BASE + "?ryow.monotonicReads=FALSE").get(RyowProperties.MONOTONIC_READS)).isFalse();
   }
 
   @Test

@@ -49,13 +49,13 @@ class ReplicaSelectorTest {
 
   @Test
   void replicasKnownToHaveTheWatermarkComeFirst() {
-    r3.observe(status("u3", gtids("1-10")), r3.knownExecuted());
+    r3.observe(status("u3", gtids("1-10")), r3.knownExecuted(), System.nanoTime());
     assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3, r1, r2);
   }
 
   @Test
   void outOfRotationOnlyWhenItAlreadyHasTheWatermarkAndBeforeAnyWait() {
-    r1.observe(status("u1", gtids("1-10")), r1.knownExecuted());
+    r1.observe(status("u1", gtids("1-10")), r1.knownExecuted(), System.nanoTime());
     r1.health(Health.REPLICATION_STOPPED, 0, "applier stopped");
     r2.unreachable("refused", System.nanoTime());
     assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r1, r3);
@@ -91,27 +91,27 @@ class ReplicaSelectorTest {
 
   @Test
   void positionsGrowButResetWhenTheServerIsRebuiltOrReset() {
-    assertThat(r1.observe(status("u1", gtids("1-10")), r1.knownExecuted())).isFalse();
+    assertThat(r1.observe(status("u1", gtids("1-10")), r1.knownExecuted(), System.nanoTime())).isFalse();
     r1.learn(gtids("1-12"), "u1");
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-12"));
     r1.learn(gtids("1-20"), "someone-else");
     assertThat(r1.knownExecuted()).as("a wait on another server teaches nothing").isEqualTo(gtids("1-12"));
-    assertThat(r1.observe(status("u1", gtids("1-15")), r1.knownExecuted())).isFalse();
+    assertThat(r1.observe(status("u1", gtids("1-15")), r1.knownExecuted(), System.nanoTime())).isFalse();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-15"));
-    assertThat(r1.observe(status("u1-rebuilt", gtids("1-3")), r1.knownExecuted())).as("new server_uuid").isTrue();
+    assertThat(r1.observe(status("u1-rebuilt", gtids("1-3")), r1.knownExecuted(), System.nanoTime())).as("new server_uuid").isTrue();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-3"));
-    assertThat(r1.observe(status("u1-rebuilt", GtidSet.EMPTY), r1.knownExecuted())).as("RESET BINARY LOGS AND GTIDS").isTrue();
+    assertThat(r1.observe(status("u1-rebuilt", GtidSet.EMPTY), r1.knownExecuted(), System.nanoTime())).as("RESET BINARY LOGS AND GTIDS").isTrue();
     assertThat(r1.knownExecuted()).isEqualTo(GtidSet.EMPTY);
   }
 
   @Test
   void aWaitThatLearnsMoreWhileAPollIsUnderWayIsNoReset() {
-    r1.observe(status("u1", gtids("1-10")), r1.knownExecuted());
+    r1.observe(status("u1", gtids("1-10")), r1.knownExecuted(), System.nanoTime());
     GtidSet beforePoll = r1.knownExecuted();
     r1.learn(gtids("1-14"), "u1"); // a wait succeeded after the poll's query was sent
-    assertThat(r1.observe(status("u1", gtids("1-12")), beforePoll)).as("the poll is older, not a reset").isFalse();
+    assertThat(r1.observe(status("u1", gtids("1-12")), beforePoll, System.nanoTime())).as("the poll is older, not a reset").isFalse();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-14"));
-    assertThat(r1.observe(status("u1", gtids("1-9")), r1.knownExecuted())).as("went backwards: reset").isTrue();
+    assertThat(r1.observe(status("u1", gtids("1-9")), r1.knownExecuted(), System.nanoTime())).as("went backwards: reset").isTrue();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-9"));
   }
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class ItSettingsRuleTest {
   /** The settings that decide what users get: consistency and fallback. */
   private static final Pattern GUARDED =
-      Pattern.compile("ryow\\.(consistency|fallback|fallbackRate|fallbackBurst|fallbackDegrade)(?![A-Za-z])");
+      Pattern.compile("ryow\\.(consistency|monotonicReads|fallback|fallbackRate|fallbackBurst|fallbackDegrade)(?![A-Za-z])");
   /** Changing the mode through the API counts as changing {@code ryow.consistency}. */
   private static final Pattern MODE_API = Pattern.compile("setConsistencyMode\\s*\\(");
   private static final Pattern DECLARED = Pattern.compile("@AboutSettings\\s*\\((?:value\\s*=\\s*)?\\{?([^}]*?)\\}?\\s*,\\s*why");

@@ -57,7 +57,8 @@ class LongLivedWatermarkIT {
       // What the replicas were sent: the last statements of each session (performance_schema keeps ten,
       // texts up to 1,024 characters). 300 own GTIDs alone would make each wait's text longer than that.
       waitTexts = longestRecentWaitText();
-      token = GtidSet.parse(ryow.consistencyToken());
+      // Writes and what the reads saw (monotonic reads): both count against the token's bounds.
+      token = TokenCodec.DEFAULT.decode(ryow.consistencyToken());
       scopeToken = TokenCodec.DEFAULT.decode(scope.token(TokenCodec.DEFAULT));
       System.out.printf("after %d interleaved writes: connection token %d intervals, scope %d intervals,"
               + " longest of the last %d waits on the replicas %d characters%n",

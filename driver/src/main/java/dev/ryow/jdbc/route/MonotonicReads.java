@@ -1,0 +1,247 @@
+package dev.ryow.jdbc.route;
+
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.server.ServerPosition;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * "Where may this read run so that it shows no less than any earlier read of its scope?" Turns the
+ * scope's {@link ReadWatermark}s and the writes the read must see into a {@link ReadRequirement}.
+ *
+ * <p>Reads the polls have bounded are in the watermarks' {@link ReadBound}: a server may run the read
+ * once it has executed the bound (known, or after a wait). Reads no poll has bounded yet are pending on
+ * their server: only that server may run the read (its state only grows), so it becomes the read's
+ * <em>home</em>; the scope's reads thus stay on one replica while it serves them without trouble. The
+ * read leaves its home, after reading the home's position on demand (one round trip on that server,
+ * {@link #probes}), when the home is out of rotation, when it is {@linkplain ReplicaEndpoint#behind()
+ * behind} while another replica is not, or when it would have to wait for the read's writes while
+ * another replica already has them. Reads pending on several servers (reads of other threads that ran
+ * at the same time) keep the best of them as home and have the others' positions read. Reads pending on
+ * the primary (a read that fell back there) leave it only if some replica is current; otherwise the read
+ * stays on the primary ({@link ReadRequirement#primaryOnly()}).
+ *
+ * <p>One per logical connection; not thread-safe; no allocation on the way through (scratch arrays).
+ */
+public final class MonotonicReads {
+  private final Cluster cluster;
+  private final String[] uuids;
+  private final long[] times;
+  /** Which of the plan's watermarks each pending read is in. */
+  private final int[] stateOf;
+  private final @Nullable ReplicaEndpoint[] pendingOn;
+  private final @Nullable ReplicaEndpoint[] probeTarget;
+  private final ReplicaEndpoint[] probes;
+  private final boolean[] probed;
+  private int probeCount;
+
+  /** Scratch space for the servers of {@code cluster}. */
+  public MonotonicReads(Cluster cluster) {
+    this.cluster = cluster;
+    int n = ReadWatermark.SLOTS * 3;
+    this.uuids = new String[n];
+    this.times = new long[n];
+    this.stateOf = new int[n];
+    this.pendingOn = new ReplicaEndpoint[n];
+    this.probeTarget = new ReplicaEndpoint[n];
+    this.probes = new ReplicaEndpoint[cluster.servers().size()];
+    this.probed = new boolean[cluster.servers().size()];
+  }
+
+  /**
+   * Plans a read that must see {@code writes} and everything the reads of {@code states} saw before
+   * {@code startedNanos} (when the read began). Fills {@code out} and returns how many servers must
+   * have their position read first ({@link #probe(int)}); after reading them and resolving the
+   * watermarks ({@link ReadWatermark#resolveBy}) call {@link #finish}.
+   */
+  public int plan(GtidSet writes, ReadWatermark[] states, int stateCount, long startedNanos, ReadRequirement out) {
+    probeCount = 0;
+    java.util.Arrays.fill(probed, false);
+    int pending = snapshot(states, stateCount, startedNanos);
+    ReadBound bound = bound(states, stateCount);
+    GtidSet all = writes.union(bound.full());
+    GtidSet ofSource = writes.union(bound.executed());
+    String source = bound.inFlightSource();
+    if (pending == 0) {
+      out.set(all, ofSource, source, null, false);
+      return 0;
+    }
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    ReplicaEndpoint home = null;
+    boolean onPrimary = false;
+    for (int i = 0; i < pending; i++) {
+      ReplicaEndpoint e = pendingOn[i];
+      if (e == null || e == primary) {
+        onPrimary = true;
+        continue;
+      }
+      if (keepable(e, all, ofSource, source) && better(e, home, all, ofSource, source)) {
+        home = e;
+      }
+    }
+    if (home != null && leaveWorthy(home, all, ofSource, source)) {
+      home = null;
+    }
+    if (home == null && onPrimary && onlyPrimary(pending) && !anyCurrent(null)) {
+      out.set(all, ofSource, source, null, true);
+      return 0;
+    }
+    for (int i = 0; i < pending; i++) {
+      ReplicaEndpoint e = pendingOn[i];
+      if (home != null && e == home) {
+        probeTarget[i] = null;
+        continue;
+      }
+      ReplicaEndpoint target = e == null ? primary : e;
+      probeTarget[i] = target;
+      if (!probed[target.index()]) {
+        probed[target.index()] = true;
+        probes[probeCount++] = target;
+      }
+    }
+    out.set(all, ofSource, source, home, false);
+    return probeCount;
+  }
+
+  /** The {@code i}-th server whose position must be read before the read ({@code i < plan(...)}). */
+  public ReplicaEndpoint probe(int i) {
+    return probes[i];
+  }
+
+  /**
+   * Takes in the position of {@code server} (a {@linkplain #probe(int) probe} of the last plan), read
+   * on demand starting at {@code readStartedNanos}: it bounds the planned reads pending on that server,
+   * or, for the primary, those the plan had the primary bound.
+   */
+  public void probed(ReplicaEndpoint server, String serverUuid, ServerPosition position, long readStartedNanos,
+      ReadWatermark[] states, int stateCount) {
+    GtidSet fill = cluster.knownOnPrimary();
+    for (int i = 0; i < lastPending; i++) {
+      if (probeTarget[i] == server && stateOf[i] < stateCount) {
+        states[stateOf[i]].resolveBy(uuids[i], times[i], serverUuid, position, readStartedNanos, fill);
+      }
+    }
+  }
+
+  /**
+   * After the probes: recomputes {@code out} from the watermarks. Reads still pending anywhere but on
+   * the planned home (a probe failed) leave only the primary, whose state bounds every replica's.
+   */
+  public void finish(GtidSet writes, ReadWatermark[] states, int stateCount, long startedNanos, ReadRequirement out) {
+    ReplicaEndpoint home = out.home();
+    int pending = snapshot(states, stateCount, startedNanos);
+    boolean stuck = false;
+    for (int i = 0; i < pending; i++) {
+      if (pendingOn[i] != home || home == null) {
+        stuck = true;
+        break;
+      }
+    }
+    ReadBound bound = bound(states, stateCount);
+    out.set(writes.union(bound.full()), writes.union(bound.executed()), bound.inFlightSource(), home, stuck);
+  }
+
+  private int lastPending;
+
+  private int snapshot(ReadWatermark[] states, int stateCount, long startedNanos) {
+    int n = 0;
+    for (int s = 0; s < stateCount; s++) {
+      states[s].resolve(cluster);
+      int from = n;
+      n = states[s].pending(startedNanos, uuids, times, n);
+      for (int i = from; i < n; i++) {
+        stateOf[i] = s;
+      }
+    }
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    for (int i = 0; i < n; i++) {
+      String u = uuids[i];
+      ReplicaEndpoint e = ReadWatermark.ANY_SERVER.equals(u) ? null : cluster.serverByUuid(u);
+      if (e != null && e != primary) {
+        PollSnapshot p = e.lastPoll();
+        boolean resetSince = p != null && p.everReset() && p.resetStartedNanos() - times[i] > 0;
+        if (resetSince || e.health() == Health.UNREACHABLE) {
+          e = null;
+        }
+      }
+      pendingOn[i] = e;
+    }
+    lastPending = n;
+    return n;
+  }
+
+  private static ReadBound bound(ReadWatermark[] states, int stateCount) {
+    ReadBound b = states[0].bound();
+    for (int s = 1; s < stateCount; s++) {
+      ReadBound other = states[s].bound();
+      if (other != b && !other.isEmpty()) {
+        b = b.isEmpty() ? other : b.plus(other);
+      }
+    }
+    return b;
+  }
+
+  private boolean onlyPrimary(int pending) {
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    for (int i = 0; i < pending; i++) {
+      if (pendingOn[i] != null && pendingOn[i] != primary) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static GtidSet required(ReplicaEndpoint e, GtidSet all, GtidSet ofSource, @Nullable String source) {
+    return source != null && source.equals(e.serverUuid()) ? ofSource : all;
+  }
+
+  private static boolean has(ReplicaEndpoint e, GtidSet all, GtidSet ofSource, @Nullable String source) {
+    return e.knownExecuted().contains(required(e, all, ofSource, source));
+  }
+
+  /** May stay home: reachable, and in rotation (may wait there) or already known to have what is needed. */
+  private static boolean keepable(ReplicaEndpoint e, GtidSet all, GtidSet ofSource, @Nullable String source) {
+    Health h = e.health();
+    return h.reachable() && (h.inRotation() || has(e, all, ofSource, source));
+  }
+
+  /** Prefers a home that needs no wait, then one not behind. */
+  private static boolean better(ReplicaEndpoint e, @Nullable ReplicaEndpoint than, GtidSet all, GtidSet ofSource,
+      @Nullable String source) {
+    if (than == null) {
+      return true;
+    }
+    boolean eHas = has(e, all, ofSource, source);
+    boolean tHas = has(than, all, ofSource, source);
+    if (eHas != tHas) {
+      return eHas;
+    }
+    return !e.behind() && than.behind();
+  }
+
+  private boolean leaveWorthy(ReplicaEndpoint home, GtidSet all, GtidSet ofSource, @Nullable String source) {
+    if (!home.health().inRotation() && !has(home, all, ofSource, source)) {
+      return true;
+    }
+    if (home.behind() && anyCurrent(home)) {
+      return true;
+    }
+    if (!has(home, all, ofSource, source)) {
+      for (ReplicaEndpoint e : cluster.servers()) {
+        if (e != home && e.health().inRotation() && e.knownExecuted().contains(all)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Some replica other than {@code except} is in rotation and not behind. */
+  private boolean anyCurrent(@Nullable ReplicaEndpoint except) {
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != except && e.health().inRotation() && !e.behind()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.ryow.jdbc.route;
+
+import dev.ryow.jdbc.gtid.GtidSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one replica read needs from the server that runs it: the GTID set it must have executed
+ * (which may differ for the one server whose own in-flight transactions a {@link ReadBound} names),
+ * and, for monotonic reads, which server may run it at all. One per logical connection, refilled for
+ * each read (no allocation).
+ */
+public final class ReadRequirement {
+  private GtidSet forAll = GtidSet.EMPTY;
+  private GtidSet forSource = GtidSet.EMPTY;
+  private @Nullable String source;
+  private @Nullable ReplicaEndpoint home;
+  private boolean primaryOnly;
+  private boolean preferAhead;
+
+  /** A requirement for plain read-your-writes: any replica with {@code watermark}. */
+  public static ReadRequirement of(GtidSet watermark) {
+    return new ReadRequirement().plain(watermark);
+  }
+
+  /** Read-your-writes only: any replica that has executed {@code watermark}. */
+  public ReadRequirement plain(GtidSet watermark) {
+    forAll = watermark;
+    forSource = watermark;
+    source = null;
+    home = null;
+    primaryOnly = false;
+    preferAhead = false;
+    return this;
+  }
+
+  void set(GtidSet all, GtidSet ofSource, @Nullable String sourceUuid, @Nullable ReplicaEndpoint homeServer,
+      boolean onlyThePrimary) {
+    forAll = all;
+    forSource = ofSource;
+    source = sourceUuid;
+    home = homeServer;
+    primaryOnly = onlyThePrimary;
+    preferAhead = true;
+  }
+
+  /** The set {@code server} must have executed before it runs the read. */
+  public GtidSet of(ReplicaEndpoint server) {
+    String s = source;
+    return s != null && s.equals(server.serverUuid()) ? forSource : forAll;
+  }
+
+  /** The set any server but the in-flight source must have: the most any server needs. */
+  public GtidSet forAll() {
+    return forAll;
+  }
+
+  /** Whether {@code server} may run the read (monotonic reads may be bound to one server). */
+  public boolean allows(ReplicaEndpoint server) {
+    ReplicaEndpoint h = home;
+    return !primaryOnly && (h == null || h == server);
+  }
+
+  /** The one replica that may run the read, or null (any). */
+  public @Nullable ReplicaEndpoint home() {
+    return home;
+  }
+
+  /** No replica may run it: a read in the scope went to the primary and no replica is known to be current. */
+  public boolean primaryOnly() {
+    return primaryOnly;
+  }
+
+  /** Whether replicas found {@linkplain ReplicaEndpoint#behind() behind} come last (monotonic reads). */
+  public boolean preferAhead() {
+    return preferAhead;
+  }
+
+  @Override
+  public String toString() {
+    return "ReadRequirement[" + forAll + (source == null ? "" : ", on " + source + ": " + forSource)
+        + (home == null ? "" : ", only on " + home) + (primaryOnly ? ", primary only" : "") + "]";
+  }
+}

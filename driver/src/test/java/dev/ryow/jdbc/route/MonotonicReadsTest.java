@@ -1,0 +1,168 @@
+package dev.ryow.jdbc.route;
+
+import static dev.ryow.jdbc.route.MonotonicFixture.P;
+import static dev.ryow.jdbc.route.MonotonicFixture.U1;
+import static dev.ryow.jdbc.route.MonotonicFixture.U2;
+import static dev.ryow.jdbc.route.MonotonicFixture.U3;
+import static dev.ryow.jdbc.route.MonotonicFixture.gtids;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ryow.jdbc.config.SelectionStrategy;
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.server.ServerPosition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** "Where may this read run?" for monotonic reads, and the order the selector then tries servers in. */
+class MonotonicReadsTest {
+  private final MonotonicFixture f;
+  private final MonotonicReads planner;
+  private final ReadRequirement req = new ReadRequirement();
+  private final ReadWatermark jvm = new ReadWatermark();
+  private final ReadWatermark[] states;
+
+  MonotonicReadsTest() throws Exception {
+    f = new MonotonicFixture();
+    planner = new MonotonicReads(f.cluster);
+    states = new ReadWatermark[] {jvm};
+  }
+
+  private List<ReplicaEndpoint> probes(int n) {
+    List<ReplicaEndpoint> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(planner.probe(i));
+    }
+    return out;
+  }
+
+  private int plan(GtidSet writes) {
+    return planner.plan(writes, states, 1, f.tick(), req);
+  }
+
+  private List<ReplicaEndpoint> order() {
+    List<ReplicaEndpoint> servers = f.cluster.servers();
+    ReplicaEndpoint[] out = new ReplicaEndpoint[servers.size()];
+    int n = ReplicaSelector.order(servers, req, SelectionStrategy.ROUND_ROBIN, 0, out, new long[servers.size()]);
+    return Arrays.asList(out).subList(0, n);
+  }
+
+  @Test
+  void nothingSeenYetAnyReplicaFurthestAheadFirst() {
+    f.r1.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isZero();
+    assertThat(req.home()).isNull();
+    assertThat(order()).containsExactly(f.r2, f.r3, f.r1);
+  }
+
+  @Test
+  void aPendingReadKeepsTheScopeOnItsServerWithoutAnyRoundTrip() {
+    jvm.observed(U2, f.tick());
+    assertThat(plan(GtidSet.EMPTY)).isZero();
+    assertThat(req.home()).isSameAs(f.r2);
+    assertThat(order()).containsExactly(f.r2);
+  }
+
+  @Test
+  void aBoundReadMayRunOnAnyServerThatHasTheBoundButItsInFlightSourceNeedsOnlyItsExecutedPart() {
+    jvm.observed(U1, f.tick());
+    f.poll(f.r1, U1, "1-120", "121");
+    f.poll(f.r2, U2, "1-121", "");
+    f.poll(f.r3, U3, "1-110", "");
+    assertThat(plan(GtidSet.EMPTY)).isZero();
+    assertThat(req.home()).isNull();
+    assertThat(req.of(f.r1)).isEqualTo(gtids("1-120"));
+    assertThat(req.of(f.r2)).isEqualTo(gtids("1-121"));
+    assertThat(order()).as("r3 would have to wait for 111-121").containsExactly(f.r1, f.r2, f.r3);
+  }
+
+  @Test
+  void aHomeThatFellBehindIsLeftAfterReadingItsPosition() throws Exception {
+    jvm.observed(U1, f.tick());
+    f.r1.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.r1);
+    long sent = f.tick();
+    planner.probed(f.r1, U1, new ServerPosition(gtids("1-90"), gtids("91")), sent, states, 1);
+    planner.finish(GtidSet.EMPTY, states, 1, sent - 1, req);
+    assertThat(req.home()).isNull();
+    assertThat(req.primaryOnly()).isFalse();
+    assertThat(order()).as("r2 and r3 have 1-100 ⊇ 1-91; r1 is behind").containsExactly(f.r2, f.r3, f.r1);
+  }
+
+  @Test
+  void aHomeThatWouldWaitForTheWritesIsLeftWhenAnotherReplicaHasThem() {
+    jvm.observed(U1, f.tick());
+    f.poll(f.r2, U2, "1-140", "");
+    assertThat(plan(gtids("1-130"))).isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.r1);
+  }
+
+  @Test
+  void aHomeThatWouldWaitStaysWhenNoOtherReplicaHasTheWrites() {
+    jvm.observed(U1, f.tick());
+    assertThat(plan(gtids("1-130"))).isZero();
+    assertThat(req.home()).isSameAs(f.r1);
+    assertThat(req.of(f.r1)).isEqualTo(gtids("1-130"));
+  }
+
+  @Test
+  void readsPendingOnSeveralServersKeepTheBestAndReadTheOthersPositions() {
+    f.poll(f.r2, U2, "1-120", "");
+    jvm.observed(U1, f.tick());
+    jvm.observed(U2, f.tick());
+    jvm.observed(U3, f.tick());
+    f.r1.behind(true);
+    int n = plan(gtids("1-110"));
+    assertThat(req.home()).as("r2 has the writes; r3 does not; r1 is behind").isSameAs(f.r2);
+    assertThat(probes(n)).containsExactlyInAnyOrder(f.r1, f.r3);
+  }
+
+  @Test
+  void aReadOnThePrimaryStaysThereWhileNoReplicaIsCurrentElseItsPositionIsRead() {
+    jvm.observed(P, f.tick());
+    f.r1.behind(true);
+    f.r2.behind(true);
+    f.r3.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isZero();
+    assertThat(req.primaryOnly()).isTrue();
+    assertThat(order()).isEmpty();
+
+    f.r3.behind(false);
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.primary);
+  }
+
+  @Test
+  void aReadOfAServerResetSinceIsBoundedByThePrimarysPosition() {
+    jvm.observed(U1, f.tick());
+    f.poll(f.r1, U1, "1-3", "");
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.primary);
+    long sent = f.tick();
+    planner.probed(f.primary, P, new ServerPosition(gtids("1-105"), GtidSet.EMPTY), sent, states, 1);
+    planner.finish(GtidSet.EMPTY, states, 1, sent - 1, req);
+    assertThat(req.primaryOnly()).isFalse();
+    assertThat(req.forAll()).isEqualTo(gtids("1-105"));
+  }
+
+  @Test
+  void aProbeThatFailedLeavesOnlyThePrimary() {
+    jvm.observed(U1, f.tick());
+    f.r1.behind(true);
+    long began = f.tick();
+    assertThat(planner.plan(GtidSet.EMPTY, states, 1, began, req)).isEqualTo(1);
+    planner.finish(GtidSet.EMPTY, states, 1, began, req);
+    assertThat(req.primaryOnly()).isTrue();
+  }
+
+  @Test
+  void aHomeOutOfRotationIsKeptOnlyIfItNeedsNoWait() {
+    jvm.observed(U1, f.tick());
+    f.r1.health(Health.LAGGING, 40_000, "lag");
+    assertThat(plan(gtids("1-100"))).as("it has 1-100").isZero();
+    assertThat(req.home()).isSameAs(f.r1);
+    assertThat(plan(gtids("1-101"))).as("it would have to wait").isEqualTo(1);
+  }
+}
