@@ -14,7 +14,9 @@ public interface RyowConnection {
    * The connection's consistency token: the GTID set of every write it made (or merged), as text,
    * signed when {@code ryow.tokenKey} is set. Empty (unsigned) when it has written nothing. Hand it to
    * another connection, thread or process and {@link #mergeConsistencyToken merge} it there to read
-   * those writes.
+   * those writes. With monotonic reads ({@code ryow.monotonicReads}, the default) it also names what this
+   * connection's reads saw ({@code WRITES~READS~SERVERS}, see {@link TokenCodec}), so that reads there show
+   * no older data either.
    *
    * <p>Besides those writes, the set may name GTIDs the primary executed before them (see
    * docs/consistency.md, "Tokens stay small"), never GTIDs that nobody wrote or merged and the primary has not executed
@@ -29,7 +31,8 @@ public interface RyowConnection {
   String consistencyToken() throws SQLException;
 
   /**
-   * Adds the writes named by {@code token} to this connection's watermark, so its reads see them.
+   * Adds the writes named by {@code token} to this connection's watermark, so its reads see them, and
+   * (with monotonic reads) what the token's reads saw to its read watermark, so its reads show no older data.
    * Tokens are parsed strictly and bounded ({@code ryow.tokenMaxLength}, {@code ryow.tokenMaxIntervals})
    * and must be signed when {@code ryow.tokenKey} is set.
    *
