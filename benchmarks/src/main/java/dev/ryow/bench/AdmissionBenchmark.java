@@ -4,6 +4,9 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.route.MonotonicReads;
+import dev.ryow.jdbc.route.ReadRequirement;
+import dev.ryow.jdbc.route.ReadWatermark;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.ReplicaSelector;
 import dev.ryow.jdbc.route.TokenBucket;
@@ -25,8 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the fleet protection adds to a replica read that needs no wait (no server involved): choosing
- * the replica (tiers by known position and health, then the strategy) and, for a fallback, taking a
- * token from the cluster's bucket.
+ * the replica (tiers by known position and health, then the strategy), for a fallback taking a token
+ * from the cluster's bucket, and the monotonic-read bookkeeping of a read whose scope's last read is
+ * pending on its server (the common case: plan the read, record it).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,6 +49,10 @@ public class AdmissionBenchmark {
   private GtidSet watermark;
   private SelectionStrategy selection;
   private TokenBucket bucket;
+  private final ReadRequirement requirement = new ReadRequirement();
+  private MonotonicReads monotonic;
+  private ReadWatermark[] scopes;
+  private String replicaUuid;
 
   /** Three hosts (primary + 2 replicas), each replica known to have the watermark. */
   @Setup
@@ -60,12 +68,32 @@ public class AdmissionBenchmark {
     }
     selection = SelectionStrategy.valueOf(strategy.toUpperCase(java.util.Locale.ROOT));
     bucket = new TokenBucket(50, 50);
+    requirement.plain(watermark);
+    monotonic = new MonotonicReads(cluster);
+    scopes = new ReadWatermark[] {new ReadWatermark(), cluster.jvmReads()};
+    replicaUuid = "11111111-1111-1111-1111-111111111111";
   }
 
   /** Orders the candidates for one read. */
   @Benchmark
   public ReplicaEndpoint selectReplica() {
-    ReplicaSelector.order(servers, watermark, selection, 1, out, keys);
+    ReplicaSelector.order(servers, requirement, selection, 1, out, keys);
+    return out[0];
+  }
+
+  /**
+   * A monotonic read's bookkeeping with the connection's and the JVM's read watermarks: the read before
+   * it is pending on a replica (no poll since), so the plan keeps it there; then the read is recorded.
+   * (The replica's uuid is unknown to the cluster here, so the plan takes the path that looks at every
+   * pending read and server, the longest one.)
+   */
+  @Benchmark
+  public ReplicaEndpoint monotonicReadPlan() {
+    long now = System.nanoTime();
+    scopes[0].observed(replicaUuid, now);
+    scopes[1].observed(replicaUuid, now);
+    monotonic.plan(watermark, scopes, 2, now + 1, requirement);
+    ReplicaSelector.order(servers, requirement, selection, 1, out, keys);
     return out[0];
   }
 

@@ -349,12 +349,23 @@ public final class LogicalConnection implements Connection, RyowConnection {
     for (int i = 0; i < probes; i++) {
       ReplicaEndpoint server = monotonic.probe(i);
       long at = System.nanoTime();
-      ServerPosition position;
-      String uuid;
+      @Nullable ServerPosition position;
+      @Nullable String uuid;
       if (server == cluster.primaryEndpoint()) {
-        ensurePrimary();
-        position = primary.readPosition();
-        uuid = primary.identity().serverUuid();
+        // A failed read leaves the reads it would have bounded pending: the read then goes to the
+        // primary, through the usual reconnect and failover.
+        try {
+          ensurePrimary();
+          position = primary.readPosition();
+          uuid = primary.identity().serverUuid();
+        } catch (SQLException e) {
+          if (!Sql.isConnectionFailure(e) && !Sql.isUnreachable(e)) {
+            throw e;
+          }
+          primary.markBroken();
+          position = null;
+          uuid = null;
+        }
       } else {
         position = replicas.position(server);
         uuid = server.serverUuid();

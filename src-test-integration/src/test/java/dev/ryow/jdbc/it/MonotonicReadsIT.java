@@ -41,8 +41,8 @@ import org.junit.jupiter.api.Test;
  * rows and the servers, never from the driver.
  *
  * <p>With the default URL: 0 backward reads, in one JVM and across two JVMs joined by a consistency
- * token. With {@code ryow.monotonicReads=false} ({@link WithoutTheGuarantee}): backward reads, so the
- * test has teeth. Each run prints reads per server, replica share, round trips per read (counted on the
+ * token, and also under even lag (both appliers blocked 200 ms of every second). With
+ * {@code ryow.monotonicReads=false} ({@link WithoutTheGuarantee}): backward reads, so the test has teeth. Each run prints reads per server, replica share, round trips per read (counted on the
  * servers: the reads, the waits and the on-demand position reads) and read latency.
  */
 class MonotonicReadsIT {
@@ -104,6 +104,20 @@ class MonotonicReadsIT {
     assertThat(run.valueSeen).as("the reader saw the row").isPositive();
   }
 
+  /** Even lag: both replicas' appliers blocked 200 ms of every second (replica1 is released first). */
+  private void evenLag() throws Exception {
+    blocked.close();
+    blocked = LagBlock.start(200, 1_000);
+  }
+
+  @Test
+  void evenLagDoesNotMakeItReadBackwardsEither() throws Exception {
+    evenLag();
+    Run run = pooledReader(Topology.ryowUrl(), "defaults, even lag");
+    assertThat(run.backward).as("backward reads with the defaults (%s)", run).isZero();
+    assertThat(run.valueSeen).as("the reader saw the row").isPositive();
+  }
+
   // ---------------------------------------------------------------- two JVMs, a token
 
   @Test
@@ -125,6 +139,13 @@ class MonotonicReadsIT {
       Run run = pooledReader(Topology.ryowUrl("ryow.monotonicReads=false"), "monotonicReads=false");
       assertThat(run.backward).as("backward reads without the guarantee (%s)", run).isPositive();
       assertThat(run.onPort(REPLICA_PORTS.get(0))).as("reads on the blocked replica (%s)", run).isPositive();
+    }
+
+    @Test
+    void evenLagMakesItReadBackwardsToo() throws Exception {
+      evenLag();
+      Run run = pooledReader(Topology.ryowUrl("ryow.monotonicReads=false"), "monotonicReads=false, even lag");
+      assertThat(run.backward).as("backward reads without the guarantee (%s)", run).isPositive();
     }
 
     @Test
