@@ -92,7 +92,7 @@ public class AdmissionBenchmark {
     long now = System.nanoTime();
     scopes[0].observed(replicaUuid, now);
     scopes[1].observed(replicaUuid, now);
-    monotonic.plan(watermark, scopes, 2, now + 1, requirement);
+    monotonic.plan(watermark, scopes, 2, requirement);
     ReplicaSelector.order(servers, requirement, selection, 1, out, keys);
     return out[0];
   }

@@ -276,7 +276,6 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude, boolean deferWait)
       throws SQLException {
-    long startedNanos = System.nanoTime();
     ConsistencyScope scope = ConsistencyScope.current();
     ConsistencyMode mode = effectiveMode(scope);
     if (queryCapture && captureDue) {
@@ -291,7 +290,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     if (!checked.isEmpty() && !primaryKnowsAll(checked, scopes)) {
       return null;
     }
-    ReadRequirement req = scopes == 0 ? requirement.plain(required) : monotonicRequirement(required, scopes, startedNanos);
+    ReadRequirement req = scopes == 0 ? requirement.plain(required) : monotonicRequirement(required, scopes);
     PhysicalConnection r = null;
     guard.enter(admitting);
     try {
@@ -339,10 +338,10 @@ public final class LogicalConnection implements Connection, RyowConnection {
    * Where a monotonic read may run and what it must see ({@link MonotonicReads}); reads the position
    * of servers it leaves behind first (one round trip each, only when it leaves them).
    */
-  private ReadRequirement monotonicRequirement(GtidSet required, int scopes, long startedNanos) throws SQLException {
+  private ReadRequirement monotonicRequirement(GtidSet required, int scopes) throws SQLException {
     forgetReadsThePrimaryLacks(scopes);
     ReadRequirement req = requirement;
-    int probes = monotonic.plan(required, readScopes, scopes, startedNanos, req);
+    int probes = monotonic.plan(required, readScopes, scopes, req);
     if (probes == 0) {
       return req;
     }
@@ -375,7 +374,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
         monotonic.probed(server, uuid, position, at, readScopes, scopes);
       }
     }
-    monotonic.finish(required, readScopes, scopes, startedNanos, req);
+    monotonic.finish(required, readScopes, scopes, req);
     return req;
   }
 

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * another replica already has them. Reads pending on several servers (reads of other threads that ran
  * at the same time) keep the best of them as home and have the others' positions read. Reads pending on
  * the primary (a read that fell back there) leave it only if some replica is current; otherwise the read
- * stays on the primary ({@link ReadRequirement#primaryOnly()}).
+ * stays on the primary ({@link ReadRequirement#primaryOnly()}). A position that could not be read leaves
+ * the read to the primary, whose state contains every replica's.
  *
  * <p>One per logical connection; not thread-safe; no allocation on the way through (scratch arrays).
  */
@@ -32,6 +33,8 @@ public final class MonotonicReads {
   private final @Nullable ReplicaEndpoint[] probeTarget;
   private final ReplicaEndpoint[] probes;
   private final boolean[] probed;
+  /** Per server index: its position was read for this plan. */
+  private final boolean[] answered;
   private int probeCount;
 
   /** Scratch space for the servers of {@code cluster}. */
@@ -45,18 +48,19 @@ public final class MonotonicReads {
     this.probeTarget = new ReplicaEndpoint[n];
     this.probes = new ReplicaEndpoint[cluster.servers().size()];
     this.probed = new boolean[cluster.servers().size()];
+    this.answered = new boolean[cluster.servers().size()];
   }
 
   /**
-   * Plans a read that must see {@code writes} and everything the reads of {@code states} saw before
-   * {@code startedNanos} (when the read began). Fills {@code out} and returns how many servers must
-   * have their position read first ({@link #probe(int)}); after reading them and resolving the
-   * watermarks ({@link ReadWatermark#resolveBy}) call {@link #finish}.
+   * Plans a read that must see {@code writes} and everything the reads of {@code states} saw. Fills
+   * {@code out} and returns how many servers must have their position read first ({@link #probe(int)});
+   * after reading them ({@link #probed}) call {@link #finish}.
    */
-  public int plan(GtidSet writes, ReadWatermark[] states, int stateCount, long startedNanos, ReadRequirement out) {
+  public int plan(GtidSet writes, ReadWatermark[] states, int stateCount, ReadRequirement out) {
     probeCount = 0;
     java.util.Arrays.fill(probed, false);
-    int pending = snapshot(states, stateCount, startedNanos);
+    java.util.Arrays.fill(answered, false);
+    int pending = snapshot(states, stateCount);
     ReadBound bound = bound(states, stateCount);
     GtidSet all = writes.union(bound.full());
     GtidSet ofSource = writes.union(bound.executed());
@@ -115,6 +119,7 @@ public final class MonotonicReads {
   public void probed(ReplicaEndpoint server, String serverUuid, ServerPosition position, long readStartedNanos,
       ReadWatermark[] states, int stateCount) {
     GtidSet fill = cluster.knownOnPrimary();
+    answered[server.index()] = true;
     for (int i = 0; i < lastPending; i++) {
       if (probeTarget[i] == server && stateOf[i] < stateCount) {
         states[stateOf[i]].resolveBy(uuids[i], times[i], serverUuid, position, readStartedNanos, fill);
@@ -123,31 +128,30 @@ public final class MonotonicReads {
   }
 
   /**
-   * After the probes: recomputes {@code out} from the watermarks. Reads still pending anywhere but on
-   * the planned home (a probe failed) leave only the primary, whose state bounds every replica's.
+   * After the probes: recomputes {@code out} from the watermarks. When a planned position could not be
+   * read, the reads it was to bound are still unbounded and only the primary may run the read. Reads that
+   * became pending since the plan completed after this read began: they need not be seen.
    */
-  public void finish(GtidSet writes, ReadWatermark[] states, int stateCount, long startedNanos, ReadRequirement out) {
-    ReplicaEndpoint home = out.home();
-    int pending = snapshot(states, stateCount, startedNanos);
+  public void finish(GtidSet writes, ReadWatermark[] states, int stateCount, ReadRequirement out) {
     boolean stuck = false;
-    for (int i = 0; i < pending; i++) {
-      if (pendingOn[i] != home || home == null) {
+    for (int i = 0; i < probeCount; i++) {
+      if (!answered[probes[i].index()]) {
         stuck = true;
         break;
       }
     }
     ReadBound bound = bound(states, stateCount);
-    out.set(writes.union(bound.full()), writes.union(bound.executed()), bound.inFlightSource(), home, stuck);
+    out.set(writes.union(bound.full()), writes.union(bound.executed()), bound.inFlightSource(), out.home(), stuck);
   }
 
   private int lastPending;
 
-  private int snapshot(ReadWatermark[] states, int stateCount, long startedNanos) {
+  private int snapshot(ReadWatermark[] states, int stateCount) {
     int n = 0;
     for (int s = 0; s < stateCount; s++) {
       states[s].resolve(cluster);
       int from = n;
-      n = states[s].pending(startedNanos, uuids, times, n);
+      n = states[s].pending(uuids, times, n);
       for (int i = from; i < n; i++) {
         stateOf[i] = s;
       }

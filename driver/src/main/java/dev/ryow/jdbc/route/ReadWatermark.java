@@ -88,15 +88,16 @@ public final class ReadWatermark {
   }
 
   /**
-   * Copies the pending reads that completed no later than {@code notAfterNanos} (reads that completed
-   * later ran concurrently with the caller's read and need not be seen by it) into {@code uuids} and
-   * {@code times} from {@code at}; returns the new count.
+   * Copies every pending read (server and completion time) into {@code uuids} and {@code times} from
+   * {@code at}; returns the new count. A server's slot holds only its latest read, which may have
+   * completed after the caller's read began: it still stands for the earlier reads it replaced, so every
+   * slot counts.
    */
-  int pending(long notAfterNanos, String[] uuids, long[] times, int at) {
+  int pending(String[] uuids, long[] times, int at) {
     int n = at;
     for (int i = 0; i < SLOTS; i++) {
       long t = pending.get(i);
-      if (t == 0 || t - notAfterNanos > 0) {
+      if (t == 0) {
         continue;
       }
       String s = servers.get(i);

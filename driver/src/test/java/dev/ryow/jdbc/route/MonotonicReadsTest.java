@@ -38,7 +38,7 @@ class MonotonicReadsTest {
   }
 
   private int plan(GtidSet writes) {
-    return planner.plan(writes, states, 1, f.tick(), req);
+    return planner.plan(writes, states, 1, req);
   }
 
   private List<ReplicaEndpoint> order() {
@@ -85,7 +85,7 @@ class MonotonicReadsTest {
     assertThat(probes(1)).containsExactly(f.r1);
     long sent = f.tick();
     planner.probed(f.r1, U1, new ServerPosition(gtids("1-90"), gtids("91")), sent, states, 1);
-    planner.finish(GtidSet.EMPTY, states, 1, sent - 1, req);
+    planner.finish(GtidSet.EMPTY, states, 1, req);
     assertThat(req.home()).isNull();
     assertThat(req.primaryOnly()).isFalse();
     assertThat(order()).as("r2 and r3 have 1-100 ⊇ 1-91; r1 is behind").containsExactly(f.r2, f.r3, f.r1);
@@ -142,7 +142,7 @@ class MonotonicReadsTest {
     assertThat(probes(1)).containsExactly(f.primary);
     long sent = f.tick();
     planner.probed(f.primary, P, new ServerPosition(gtids("1-105"), GtidSet.EMPTY), sent, states, 1);
-    planner.finish(GtidSet.EMPTY, states, 1, sent - 1, req);
+    planner.finish(GtidSet.EMPTY, states, 1, req);
     assertThat(req.primaryOnly()).isFalse();
     assertThat(req.forAll()).isEqualTo(gtids("1-105"));
   }
@@ -151,10 +151,26 @@ class MonotonicReadsTest {
   void aProbeThatFailedLeavesOnlyThePrimary() {
     jvm.observed(U1, f.tick());
     f.r1.behind(true);
-    long began = f.tick();
-    assertThat(planner.plan(GtidSet.EMPTY, states, 1, began, req)).isEqualTo(1);
-    planner.finish(GtidSet.EMPTY, states, 1, began, req);
+    assertThat(planner.plan(GtidSet.EMPTY, states, 1, req)).isEqualTo(1);
+    planner.finish(GtidSet.EMPTY, states, 1, req);
     assertThat(req.primaryOnly()).isTrue();
+  }
+
+  @Test
+  void readsThatBecamePendingDuringTheProbesAreConcurrentAndIgnored() {
+    jvm.observed(U1, f.tick());
+    f.r1.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    long sent = f.tick();
+    jvm.observed(U2, f.tick());
+    jvm.observed(U1, f.tick());
+    planner.probed(f.r1, U1, new ServerPosition(gtids("1-100"), GtidSet.EMPTY), sent, states, 1);
+    planner.finish(GtidSet.EMPTY, states, 1, req);
+    assertThat(req.primaryOnly()).isFalse();
+    assertThat(req.home()).isNull();
+    List<String> left = new ArrayList<>();
+    jvm.pendingServers(left);
+    assertThat(left).as("the next read sees them").containsExactlyInAnyOrder(U1, U2);
   }
 
   @Test

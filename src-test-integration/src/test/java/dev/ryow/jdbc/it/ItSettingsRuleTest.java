@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The rule that keeps the project honest about its defaults: no integration test, demo or benchmark
- * changes the consistency mode or lifts the fallback budget, unless an integration test class says
- * with {@link AboutSettings} that it is about that setting. (Runs with the unit tests of this module,
- * before the sandbox starts.)
+ * changes the consistency mode, switches monotonic reads off or lifts the fallback budget, unless an
+ * integration test class says with {@link AboutSettings} that it is about that setting. (Runs with the
+ * unit tests of this module, before the sandbox starts.)
  */
 class ItSettingsRuleTest {
-  /** The settings that decide what users get: consistency and fallback. */
+  /** The settings that decide what users get: consistency, monotonic reads and fallback. */
   private static final Pattern GUARDED =
       Pattern.compile("ryow\\.(consistency|monotonicReads|fallback|fallbackRate|fallbackBurst|fallbackDegrade)(?![A-Za-z])");
   /** Changing the mode through the API counts as changing {@code ryow.consistency}. */
