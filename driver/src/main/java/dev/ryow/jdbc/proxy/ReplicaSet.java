@@ -446,6 +446,7 @@ final class ReplicaSet {
       return null;
     }
     slot.connection = c;
+    slot.endpoint.identified(c.identity().serverUuid());
     slot.mirror = new SessionMirror(session);
     slot.verified = null;
     slot.inTransaction = false;

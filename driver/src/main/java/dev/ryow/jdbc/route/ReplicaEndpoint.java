@@ -61,6 +61,16 @@ public final class ReplicaEndpoint {
     return serverUuid;
   }
 
+  /**
+   * A connection to this server reported {@code uuid} before any poll did: the server is known by it
+   * from now on (reads recorded by uuid find their server before the first poll). Ignored once known.
+   */
+  public void identified(@Nullable String uuid) {
+    if (serverUuid == null && uuid != null) {
+      serverUuid = uuid;
+    }
+  }
+
   /** The last successful poll of this server, or null before the first. */
   public @Nullable PollSnapshot lastPoll() {
     return lastPoll;
