@@ -125,7 +125,8 @@ public final class RyowProperties {
           PropertyType.integer(0, 600_000),
           "30000",
           "Milliseconds a statement may spend looking for a writable server (read_only=OFF) among the URL's hosts"
-              + " when the primary is unreachable or read-only, before it fails.");
+              + " when the primary is unreachable or read-only, before it fails. A new connection looks once"
+              + " instead, within its connect and login timeouts.");
 
   /** Whose writes a read must see. */
   public static final RyowProperty<ConsistencyMode> CONSISTENCY =

@@ -155,7 +155,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
     this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
     this.pipelineWaits = !"true".equalsIgnoreCase(config.connectorProperties().getProperty("useServerPrepStmts"));
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
-    this.primary = connectPrimary();
+    this.primary = connectPrimary(true);
     try {
       cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
     } catch (SQLException e) {
@@ -679,7 +679,7 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   private void replacePrimary(String why) throws SQLException {
     PhysicalConnection old = primary;
-    PhysicalConnection fresh = connectPrimary();
+    PhysicalConnection fresh = connectPrimary(false);
     old.close();
     if (pinnedToPrimary) {
       LOG.warn("[{}] session state pinned to the old primary connection (temporary tables, locks...) is lost: {}",
@@ -699,9 +699,13 @@ public final class LogicalConnection implements Connection, RyowConnection {
 
   /**
    * Opens a connection to the cluster's primary; when it is unreachable or read-only, looks for the
-   * writable server among the URL's hosts (up to {@code ryow.failoverTimeout}) and connects there.
+   * writable server among the URL's hosts and connects there. A running connection ({@code atLogin}
+   * false) looks for up to {@code ryow.failoverTimeout}: the application keeps its connection through a
+   * failover. A login looks once (one round over the hosts) and fails at once if no host is writable;
+   * waiting for another thread's search is bounded by the caller's {@code DriverManager.setLoginTimeout}
+   * or {@code connectTimeout} (the smaller), so {@code connect()} stays within what the caller set.
    */
-  private PhysicalConnection connectPrimary() throws SQLException {
+  private PhysicalConnection connectPrimary(boolean atLogin) throws SQLException {
     long epoch = cluster.primaryEpoch();
     ReplicaEndpoint target = cluster.primaryEndpoint();
     long failedAt = System.nanoTime();
@@ -721,7 +725,9 @@ public final class LogicalConnection implements Connection, RyowConnection {
       }
       trouble = "the primary " + target + " is unreachable: " + e.getMessage();
     }
-    ReplicaEndpoint found = cluster.discoverPrimary(epoch, failedAt, cluster.failoverTimeoutMillis(), trouble);
+    ReplicaEndpoint found = atLogin
+        ? cluster.discoverPrimary(epoch, failedAt, 0, trouble, loginBudgetMillis())
+        : cluster.discoverPrimary(epoch, failedAt, cluster.failoverTimeoutMillis(), trouble);
     long epochNow = cluster.primaryEpoch();
     PhysicalConnection p = connector.openPrimary(config, found.host(), this::wrote);
     if (p.identity().readOnly()) {
@@ -732,6 +738,27 @@ public final class LogicalConnection implements Connection, RyowConnection {
     primaryEpoch = epochNow;
     cluster.loggedIn(config);
     return p;
+  }
+
+  /**
+   * How long a login may wait for another thread's primary discovery: the smaller of
+   * {@code DriverManager.getLoginTimeout()} and Connector/J's {@code connectTimeout} that are set,
+   * else {@code ryow.failoverTimeout}.
+   */
+  private long loginBudgetMillis() {
+    long budget = java.sql.DriverManager.getLoginTimeout() * 1000L;
+    String connectTimeout = config.connectorProperties().getProperty("connectTimeout");
+    if (connectTimeout != null) {
+      try {
+        long millis = Long.parseLong(connectTimeout.trim());
+        if (millis > 0 && (budget <= 0 || millis < budget)) {
+          budget = millis;
+        }
+      } catch (NumberFormatException e) {
+        // Connector/J refuses such a value itself when it connects.
+      }
+    }
+    return budget > 0 ? budget : cluster.failoverTimeoutMillis();
   }
 
   /**

@@ -445,9 +445,18 @@ public final class Cluster {
    */
   public ReplicaEndpoint discoverPrimary(long seenEpoch, long failedAtNanos, long deadlineMillis, String why)
       throws SQLException {
+    return discoverPrimary(seenEpoch, failedAtNanos, deadlineMillis, why, Math.max(deadlineMillis, failoverTimeoutMillis));
+  }
+
+  /**
+   * {@link #discoverPrimary(long, long, long, String)}, waiting at most {@code lockWaitMillis} for
+   * another thread's discovery to finish (a login bounds it by the caller's timeouts).
+   */
+  public ReplicaEndpoint discoverPrimary(
+      long seenEpoch, long failedAtNanos, long deadlineMillis, String why, long lockWaitMillis) throws SQLException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMillis);
     try {
-      if (!discovery.tryLock(Math.max(deadlineMillis, failoverTimeoutMillis), TimeUnit.MILLISECONDS)) {
+      if (!discovery.tryLock(lockWaitMillis, TimeUnit.MILLISECONDS)) {
         throw new SQLTransientConnectionException(
             "Timed out waiting for another thread's primary discovery (" + why + ")", "08001");
       }
@@ -472,6 +481,14 @@ public final class Cluster {
           }
           primaryConfirmedNanos = System.nanoTime();
           return found;
+        }
+        if (deadlineMillis == 0) {
+          throw new SQLTransientConnectionException(
+              "No writable server among " + hosts() + " (" + why + "; " + seen + ") in one round of primary"
+                  + " discovery (new connections and the poller look once; a running connection's statements look for up to "
+                  + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + failoverTimeoutMillis + " ms): check the"
+                  + " servers' read_only/super_read_only.",
+              "08001");
         }
         if (System.nanoTime() - deadline >= 0) {
           throw new SQLTransientConnectionException(

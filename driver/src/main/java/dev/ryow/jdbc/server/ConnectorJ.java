@@ -112,7 +112,9 @@ public final class ConnectorJ {
    */
   public PhysicalConnection openMonitor(RyowConfig config, HostSpec host) throws SQLException {
     Properties props = config.connectorProperties();
-    props.setProperty("connectTimeout", MONITOR_CONNECT_TIMEOUT_MILLIS);
+    if (!shorterThanMonitorDefault(props.getProperty("connectTimeout"))) {
+      props.setProperty("connectTimeout", MONITOR_CONNECT_TIMEOUT_MILLIS);
+    }
     props.setProperty("socketTimeout", MONITOR_SOCKET_TIMEOUT_MILLIS);
     return open(config, host, ServerRole.REPLICA, props, null);
   }
@@ -171,5 +173,18 @@ public final class ConnectorJ {
 
   private static String urlEncode(String database) {
     return java.net.URLEncoder.encode(database, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** Whether the caller's {@code connectTimeout} is shorter than the monitor's own (then it is kept). */
+  private static boolean shorterThanMonitorDefault(@Nullable String connectTimeout) {
+    if (connectTimeout == null) {
+      return false;
+    }
+    try {
+      long millis = Long.parseLong(connectTimeout.trim());
+      return millis > 0 && millis < Long.parseLong(MONITOR_CONNECT_TIMEOUT_MILLIS);
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 }
