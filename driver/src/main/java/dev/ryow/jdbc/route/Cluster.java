@@ -338,9 +338,17 @@ public final class Cluster {
     return users.get() == 0 && nowNanos - idleSinceNanos >= idleTimeoutNanos && !monitor.running();
   }
 
-  /** The JVM's writes through this cluster, unless every replica is known to have executed them (then empty). */
+  /**
+   * The JVM's writes through this cluster and, with monotonic reads, what its reads saw (resolved by the
+   * polls, which ran after the last read: the poller outlives the last connection), unless every replica
+   * is known to have executed them (then empty). The successor waits for them as for its own writes.
+   */
   GtidSet writesNotKnownOnEveryReplica() {
     GtidSet writes = jvmWrites.current();
+    if (monotonicReads) {
+      jvmReads.resolve(this);
+      writes = writes.union(jvmReads.bound().full());
+    }
     for (ReplicaEndpoint e : servers) {
       if (e != primary && !e.knownExecuted().contains(writes)) {
         return writes;

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * ({@code ryow-cluster-release}) checks once a second while clusters exist.
  *
  * <p>What must outlive a release does: the JVM's writes through the released cluster
- * ({@code ryow.consistency=jvm}, the default) are handed to the cluster created next for the same key,
+ * ({@code ryow.consistency=jvm}, the default), and what its reads saw (monotonic reads), are handed to
+ * the cluster created next for the same key,
  * unless every replica was known to have them (at most {@value #MAX_RETIRED} such sets are kept, the
  * oldest dropped first). Learned statement kinds (writes hidden in reads) are learned again.
  */

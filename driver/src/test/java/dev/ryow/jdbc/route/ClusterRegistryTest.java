@@ -37,4 +37,21 @@ class ClusterRegistryTest {
     registry.sweep();
     assertThat(registry.size()).isZero();
   }
+
+  @Test
+  void whatTheJvmsReadsSawOutlivesARelease() throws Exception {
+    RyowConfig config = RyowConfig.from(URL, new Properties());
+    ConnectorJ connector = new ConnectorJ();
+    ClusterRegistry registry = new ClusterRegistry();
+    Cluster first = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w));
+    GtidSet seen = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9");
+    first.jvmReads().imported(seen, java.util.List.of(), System.nanoTime());
+    first.cancelReservation();
+    registry.sweep();
+    assertThat(registry.size()).as("released").isZero();
+    Cluster second = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w));
+    assertThat(second.jvmWrites().contains(seen)).as("later reads must not show less").isTrue();
+    second.cancelReservation();
+    registry.sweep();
+  }
 }
