@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * read leaves its home, after reading the home's position on demand (one round trip on that server,
  * {@link #probes}), when the home is out of rotation, when it is {@linkplain ReplicaEndpoint#behind()
  * behind} while another replica is not, or when it would have to wait for the read's writes while
- * another replica already has them. Reads pending on several servers (reads of other threads that ran
+ * another replica already has them or while its waiter cap ({@code ryow.maxWaitersPerReplica}) is reached
+ * and another replica in rotation has room (a read beyond the cap tries another replica). Reads pending on several servers (reads of other threads that ran
  * at the same time) keep the best of them as home and have the others' positions read. Reads pending on
  * the primary (a read that fell back there) leave it only if some replica is current; otherwise the read
  * stays on the primary ({@link ReadRequirement#primaryOnly()}). A position that could not be read leaves
@@ -230,8 +231,10 @@ public final class MonotonicReads {
       return true;
     }
     if (!has(home, all, ofSource, source)) {
+      boolean homeFull = !home.hasWaitRoom();
       for (ReplicaEndpoint e : cluster.servers()) {
-        if (e != home && e.health().inRotation() && e.knownExecuted().contains(all)) {
+        if (e != home && e.health().inRotation()
+            && (e.knownExecuted().contains(all) || (homeFull && e.hasWaitRoom() && e != cluster.primaryEndpoint()))) {
           return true;
         }
       }

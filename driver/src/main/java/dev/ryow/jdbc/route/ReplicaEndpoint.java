@@ -108,6 +108,11 @@ public final class ReplicaEndpoint {
     return maxWaiters - waitPermits.availablePermits();
   }
 
+  /** Whether a read could take a waiter slot here now ({@link #tryEnterWait()} may still lose a race). */
+  public boolean hasWaitRoom() {
+    return waitPermits.availablePermits() > 0;
+  }
+
   /**
    * Takes a waiter slot if fewer than {@code ryow.maxWaitersPerReplica} reads wait here now; never
    * blocks. A true answer must be paired with {@link #exitWait()}.

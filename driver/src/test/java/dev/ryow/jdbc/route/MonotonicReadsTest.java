@@ -181,4 +181,25 @@ class MonotonicReadsTest {
     assertThat(req.home()).isSameAs(f.r1);
     assertThat(plan(gtids("1-101"))).as("it would have to wait").isEqualTo(1);
   }
+
+  @Test
+  void aHomeThatWouldWaitIsLeftWhenItsWaiterCapIsReachedAndAnotherReplicaHasRoom() {
+    jvm.observed(U1, f.tick());
+    int taken = 0;
+    while (f.r1.tryEnterWait()) {
+      taken++;
+    }
+    try {
+      assertThat(plan(gtids("1-130"))).as("r1 is full: read its position, wait elsewhere").isEqualTo(1);
+      assertThat(probes(1)).containsExactly(f.r1);
+      assertThat(plan(GtidSet.EMPTY)).as("no wait needed at home: it stays").isZero();
+      assertThat(req.home()).isSameAs(f.r1);
+    } finally {
+      for (int i = 0; i < taken; i++) {
+        f.r1.exitWait();
+      }
+    }
+    assertThat(plan(gtids("1-130"))).as("room again: it stays").isZero();
+    assertThat(req.home()).isSameAs(f.r1);
+  }
 }
