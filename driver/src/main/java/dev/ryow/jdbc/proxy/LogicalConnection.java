@@ -1,5 +1,11 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.session.ParameterRecorder;
+import dev.ryow.jdbc.session.WaitGuard;
+import dev.ryow.jdbc.session.ReplicaWait;
+import dev.ryow.jdbc.session.SessionMirror;
+import dev.ryow.jdbc.session.SessionState;
+import dev.ryow.jdbc.session.ReplicaSet;
 import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.ReadPlacement;

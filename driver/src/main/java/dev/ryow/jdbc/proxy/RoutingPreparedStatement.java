@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.session.ParameterRecorder;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;

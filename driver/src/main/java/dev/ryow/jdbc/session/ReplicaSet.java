@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.proxy;
+package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link FallbackPolicy}). A read waits on at most one replica, so no read blocks longer than
  * {@code ryow.waitTimeout} plus connection set-up.
  */
-final class ReplicaSet {
+public final class ReplicaSet {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplicaSet.class);
   /** How long a replica that refused this connection's login is left alone before the next attempt. */
   private static final long REFUSED_RETRY_NANOS = 5_000_000_000L;
@@ -73,7 +73,7 @@ final class ReplicaSet {
     }
   }
 
-  ReplicaSet(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session, WaitGuard guard) {
+  public ReplicaSet(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session, WaitGuard guard) {
     this.guard = guard;
     this.waits = new ReplicaWait(cluster, guard);
     this.cluster = cluster;
@@ -92,12 +92,12 @@ final class ReplicaSet {
   }
 
   /** How long the last {@link #admit} waited, in nanoseconds; 0 if it did not wait. */
-  long lastWaitNanos() {
+  public long lastWaitNanos() {
     return lastWaitNanos;
   }
 
   /** How the last admitted read was placed. */
-  ReadPlacement placement() {
+  public ReadPlacement placement() {
     return placement;
   }
 
@@ -111,7 +111,7 @@ final class ReplicaSet {
    * @throws SQLException when the fallback policy refuses the read ({@link SQLTransientException}), or
    *     replaying session state failed for another reason than the connection
    */
-  @Nullable PhysicalConnection admit(
+  public @Nullable PhysicalConnection admit(
       ReadRequirement required, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos)
       throws SQLException {
     return admit(required, wantAutoCommit, exclude, deadlineNanos, false);
@@ -121,7 +121,7 @@ final class ReplicaSet {
    * As {@link #admit(ReadRequirement, boolean, ReplicaEndpoint, long)}; with {@code deferWait}, a replica that
    * must wait is returned without waiting, the wait left to the statement ({@link #deferredWait}).
    */
-  @Nullable PhysicalConnection admit(
+  public @Nullable PhysicalConnection admit(
       ReadRequirement required, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos,
       boolean deferWait)
       throws SQLException {
@@ -220,13 +220,13 @@ final class ReplicaSet {
   }
 
   /** The set of the wait deferred to the statement about to run on {@code on}, or null. */
-  @Nullable GtidSet deferredWait(PhysicalConnection on) {
+  public @Nullable GtidSet deferredWait(PhysicalConnection on) {
     Slot slot = deferredSlot;
     return slot != null && slot.connection == on ? deferredWatermark : null;
   }
 
   /** The deferred wait succeeded (the read ran after it): the replica is known to have the set. */
-  void deferredWaitReached() {
+  public void deferredWaitReached() {
     Slot slot = deferredSlot;
     if (slot == null) {
       return;
@@ -245,7 +245,7 @@ final class ReplicaSet {
    *
    * @return the replica connection to read stale from, or null for the primary
    */
-  @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
+  public @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
     Slot slot = java.util.Objects.requireNonNull(deferredSlot); // called only while a deferred wait is pending
     endDeferredWait(slot);
     metrics.waitTimedOut();
@@ -253,7 +253,7 @@ final class ReplicaSet {
   }
 
   /** Gives back the permit of a deferred wait that will not run (the statement failed otherwise, or a new read). */
-  void abandonDeferredWait() {
+  public void abandonDeferredWait() {
     Slot slot = deferredSlot;
     if (slot != null) {
       deferredSlot = null;
@@ -373,7 +373,7 @@ final class ReplicaSet {
    * needed): {@code gtid_owned}, then {@code gtid_executed}. Null when the server cannot be reached
    * (it leaves rotation).
    */
-  @Nullable ServerPosition position(ReplicaEndpoint server) {
+  public @Nullable ServerPosition position(ReplicaEndpoint server) {
     Slot slot = slots[server.index()];
     PhysicalConnection c = open(slot);
     if (c == null) {
@@ -465,7 +465,7 @@ final class ReplicaSet {
    * A statement on {@code on} hit the caller's own socket timeout: drops that connection (Connector/J
    * closed it) without taking its server out of rotation.
    */
-  void timedOut(PhysicalConnection on) {
+  public void timedOut(PhysicalConnection on) {
     for (Slot slot : slots) {
       if (slot.connection == on) {
         drop(slot);
@@ -478,7 +478,7 @@ final class ReplicaSet {
    * A statement on {@code on} failed with a connection failure: drops that connection, takes its
    * server out of rotation, and returns the server (to exclude from the retry).
    */
-  @Nullable ReplicaEndpoint failed(PhysicalConnection on, SQLException cause) {
+  public @Nullable ReplicaEndpoint failed(PhysicalConnection on, SQLException cause) {
     for (Slot slot : slots) {
       if (slot.connection == on) {
         failed(slot, cause);
@@ -489,12 +489,12 @@ final class ReplicaSet {
   }
 
   /** The read-only transaction ended (commit, rollback, autocommit back on). */
-  void transactionEnded() {
+  public void transactionEnded() {
     transactionSlot = null;
   }
 
   /** A statement ran on {@code on}: outside autocommit, its connection now takes part in the transaction. */
-  void ran(PhysicalConnection on) {
+  public void ran(PhysicalConnection on) {
     for (Slot slot : slots) {
       if (slot.connection == on) {
         SessionMirror mirror = slot.mirror;
@@ -508,7 +508,7 @@ final class ReplicaSet {
    * Ends the transaction on every replica connection that took part in it; the others (even those
    * left in manual-commit mode by an earlier transaction) are not sent anything.
    */
-  void commitOrRollback(boolean commit) throws SQLException {
+  public void commitOrRollback(boolean commit) throws SQLException {
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
       if (c != null && slot.inTransaction && !c.isClosed()) {
@@ -522,7 +522,7 @@ final class ReplicaSet {
     }
   }
 
-  void clearWarnings() throws SQLException {
+  public void clearWarnings() throws SQLException {
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
       if (c != null && !c.isClosed()) {
@@ -532,11 +532,11 @@ final class ReplicaSet {
   }
 
   /** The connection currently open to the server at {@code index}, if any (diagnostics). */
-  @Nullable PhysicalConnection connectionTo(int index) {
+  public @Nullable PhysicalConnection connectionTo(int index) {
     return slots[index].connection;
   }
 
-  void closeAll() {
+  public void closeAll() {
     abandonDeferredWait();
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
@@ -547,7 +547,7 @@ final class ReplicaSet {
     }
   }
 
-  void abortAll(Executor executor) throws SQLException {
+  public void abortAll(Executor executor) throws SQLException {
     abandonDeferredWait();
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;

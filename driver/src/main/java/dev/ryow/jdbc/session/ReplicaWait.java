@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.proxy;
+package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.route.Cluster;
@@ -16,16 +16,16 @@ import java.sql.SQLException;
  * interrupt ends it promptly (the wait then counts as unfinished and the fallback applies; the interrupt
  * flag stays set), as do a cancel, close or abort that arrived between two slices ({@link WaitGuard}).
  */
-final class ReplicaWait {
+public final class ReplicaWait {
   /** Longest single {@code WAIT_FOR_EXECUTED_GTID_SET} of a long wait. */
-  static final long SLICE_MILLIS = 1000;
+  public static final long SLICE_MILLIS = 1000;
 
   private final Cluster cluster;
   private final WaitGuard guard;
   /** Round trips of the current {@link #run}. */
   private int slices;
 
-  ReplicaWait(Cluster cluster, WaitGuard guard) {
+  public ReplicaWait(Cluster cluster, WaitGuard guard) {
     this.cluster = cluster;
     this.guard = guard;
   }
@@ -39,7 +39,7 @@ final class ReplicaWait {
    * @throws SQLException the statement's own end: cancelled, closed, or its query timeout expired; or a
    *     connection failure
    */
-  WaitOutcome run(PhysicalConnection c, GtidSet watermark, long deadlineNanos) throws SQLException {
+  public WaitOutcome run(PhysicalConnection c, GtidSet watermark, long deadlineNanos) throws SQLException {
     slices = 0;
     long start = System.nanoTime();
     long budgetMillis = cluster.waitTimeoutMillis();

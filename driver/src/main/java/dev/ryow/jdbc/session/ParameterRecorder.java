@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.proxy;
+package dev.ryow.jdbc.session;
 
 import java.io.InputStream;
 import java.io.Reader;
@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * index and replayed onto the physical statement that runs it. Primitives are kept unboxed; the
  * arrays grow once to the statement's parameter count and are reused across executions.
  */
-final class ParameterRecorder {
+public final class ParameterRecorder {
   private static final byte UNSET = 0;
   private static final byte NULL = 1;
   private static final byte NULL_TYPED = 2;
@@ -100,7 +100,7 @@ final class ParameterRecorder {
   }
 
   /** An independent copy of the current parameters (for replaying a session statement later). */
-  ParameterRecorder copy() {
+  public ParameterRecorder copy() {
     ParameterRecorder c = new ParameterRecorder();
     c.kinds = kinds.clone();
     c.numbers = numbers.clone();
@@ -111,171 +111,171 @@ final class ParameterRecorder {
   }
 
   /** Forgets every parameter ({@code clearParameters}). */
-  void clear() {
+  public void clear() {
     Arrays.fill(kinds, 0, highest, UNSET);
     Arrays.fill(values, 0, highest, null);
     Arrays.fill(extras, 0, highest, null);
     highest = 0;
   }
 
-  void setNull(int index, int sqlType) throws SQLException {
+  public void setNull(int index, int sqlType) throws SQLException {
     put(index, NULL, sqlType, null, null);
   }
 
-  void setNull(int index, int sqlType, String typeName) throws SQLException {
+  public void setNull(int index, int sqlType, String typeName) throws SQLException {
     put(index, NULL_TYPED, sqlType, typeName, null);
   }
 
-  void setBoolean(int index, boolean x) throws SQLException {
+  public void setBoolean(int index, boolean x) throws SQLException {
     put(index, BOOLEAN, x ? 1 : 0, null, null);
   }
 
-  void setByte(int index, byte x) throws SQLException {
+  public void setByte(int index, byte x) throws SQLException {
     put(index, BYTE, x, null, null);
   }
 
-  void setShort(int index, short x) throws SQLException {
+  public void setShort(int index, short x) throws SQLException {
     put(index, SHORT, x, null, null);
   }
 
-  void setInt(int index, int x) throws SQLException {
+  public void setInt(int index, int x) throws SQLException {
     put(index, INT, x, null, null);
   }
 
-  void setLong(int index, long x) throws SQLException {
+  public void setLong(int index, long x) throws SQLException {
     put(index, LONG, x, null, null);
   }
 
-  void setFloat(int index, float x) throws SQLException {
+  public void setFloat(int index, float x) throws SQLException {
     put(index, FLOAT, Float.floatToRawIntBits(x), null, null);
   }
 
-  void setDouble(int index, double x) throws SQLException {
+  public void setDouble(int index, double x) throws SQLException {
     put(index, DOUBLE, Double.doubleToRawLongBits(x), null, null);
   }
 
-  void setBigDecimal(int index, @Nullable BigDecimal x) throws SQLException {
+  public void setBigDecimal(int index, @Nullable BigDecimal x) throws SQLException {
     put(index, BIG_DECIMAL, 0, x, null);
   }
 
-  void setString(int index, @Nullable String x) throws SQLException {
+  public void setString(int index, @Nullable String x) throws SQLException {
     put(index, STRING, 0, x, null);
   }
 
-  void setNString(int index, @Nullable String x) throws SQLException {
+  public void setNString(int index, @Nullable String x) throws SQLException {
     put(index, NSTRING, 0, x, null);
   }
 
-  void setBytes(int index, byte @Nullable [] x) throws SQLException {
+  public void setBytes(int index, byte @Nullable [] x) throws SQLException {
     put(index, BYTES, 0, x, null);
   }
 
-  void setDate(int index, @Nullable Date x, @Nullable Calendar cal) throws SQLException {
+  public void setDate(int index, @Nullable Date x, @Nullable Calendar cal) throws SQLException {
     put(index, DATE, 0, x, cal);
   }
 
-  void setTime(int index, @Nullable Time x, @Nullable Calendar cal) throws SQLException {
+  public void setTime(int index, @Nullable Time x, @Nullable Calendar cal) throws SQLException {
     put(index, TIME, 0, x, cal);
   }
 
-  void setTimestamp(int index, @Nullable Timestamp x, @Nullable Calendar cal) throws SQLException {
+  public void setTimestamp(int index, @Nullable Timestamp x, @Nullable Calendar cal) throws SQLException {
     put(index, TIMESTAMP, 0, x, cal);
   }
 
-  void setObject(int index, @Nullable Object x) throws SQLException {
+  public void setObject(int index, @Nullable Object x) throws SQLException {
     put(index, OBJECT, 0, x, null);
   }
 
-  void setObject(int index, @Nullable Object x, int sqlType) throws SQLException {
+  public void setObject(int index, @Nullable Object x, int sqlType) throws SQLException {
     put(index, OBJECT_TYPED, sqlType, x, null);
   }
 
-  void setObject(int index, @Nullable Object x, int sqlType, int scale) throws SQLException {
+  public void setObject(int index, @Nullable Object x, int sqlType, int scale) throws SQLException {
     put(index, OBJECT_TYPED_SCALE, ((long) sqlType << 32) | (scale & 0xffffffffL), x, null);
   }
 
-  void setObject(int index, @Nullable Object x, SQLType sqlType) throws SQLException {
+  public void setObject(int index, @Nullable Object x, SQLType sqlType) throws SQLException {
     put(index, OBJECT_SQLTYPE, 0, x, sqlType);
   }
 
-  void setObject(int index, @Nullable Object x, SQLType sqlType, int scale) throws SQLException {
+  public void setObject(int index, @Nullable Object x, SQLType sqlType, int scale) throws SQLException {
     put(index, OBJECT_SQLTYPE_SCALE, scale, x, sqlType);
   }
 
   /** Streams: {@code length} is -1 when the application gave none. */
-  void setAsciiStream(int index, @Nullable InputStream x, long length) throws SQLException {
+  public void setAsciiStream(int index, @Nullable InputStream x, long length) throws SQLException {
     put(index, ASCII_STREAM, length, x, null);
   }
 
-  void setBinaryStream(int index, @Nullable InputStream x, long length) throws SQLException {
+  public void setBinaryStream(int index, @Nullable InputStream x, long length) throws SQLException {
     put(index, BINARY_STREAM, length, x, null);
   }
 
-  void setUnicodeStream(int index, @Nullable InputStream x, int length) throws SQLException {
+  public void setUnicodeStream(int index, @Nullable InputStream x, int length) throws SQLException {
     put(index, UNICODE_STREAM, length, x, null);
   }
 
-  void setCharacterStream(int index, @Nullable Reader x, long length) throws SQLException {
+  public void setCharacterStream(int index, @Nullable Reader x, long length) throws SQLException {
     put(index, CHARACTER_STREAM, length, x, null);
   }
 
-  void setNCharacterStream(int index, @Nullable Reader x, long length) throws SQLException {
+  public void setNCharacterStream(int index, @Nullable Reader x, long length) throws SQLException {
     put(index, NCHARACTER_STREAM, length, x, null);
   }
 
-  void setBlob(int index, @Nullable Blob x) throws SQLException {
+  public void setBlob(int index, @Nullable Blob x) throws SQLException {
     put(index, BLOB, 0, x, null);
   }
 
-  void setBlob(int index, @Nullable InputStream x, long length) throws SQLException {
+  public void setBlob(int index, @Nullable InputStream x, long length) throws SQLException {
     put(index, BLOB_STREAM, length, x, null);
   }
 
-  void setClob(int index, @Nullable Clob x) throws SQLException {
+  public void setClob(int index, @Nullable Clob x) throws SQLException {
     put(index, CLOB, 0, x, null);
   }
 
-  void setClob(int index, @Nullable Reader x, long length) throws SQLException {
+  public void setClob(int index, @Nullable Reader x, long length) throws SQLException {
     put(index, CLOB_READER, length, x, null);
   }
 
-  void setNClob(int index, @Nullable NClob x) throws SQLException {
+  public void setNClob(int index, @Nullable NClob x) throws SQLException {
     put(index, NCLOB, 0, x, null);
   }
 
-  void setNClob(int index, @Nullable Reader x, long length) throws SQLException {
+  public void setNClob(int index, @Nullable Reader x, long length) throws SQLException {
     put(index, NCLOB_READER, length, x, null);
   }
 
-  void setRef(int index, @Nullable Ref x) throws SQLException {
+  public void setRef(int index, @Nullable Ref x) throws SQLException {
     put(index, REF, 0, x, null);
   }
 
-  void setArray(int index, @Nullable Array x) throws SQLException {
+  public void setArray(int index, @Nullable Array x) throws SQLException {
     put(index, ARRAY, 0, x, null);
   }
 
-  void setURL(int index, @Nullable URL x) throws SQLException {
+  public void setURL(int index, @Nullable URL x) throws SQLException {
     put(index, URL_VALUE, 0, x, null);
   }
 
-  void setRowId(int index, @Nullable RowId x) throws SQLException {
+  public void setRowId(int index, @Nullable RowId x) throws SQLException {
     put(index, ROWID, 0, x, null);
   }
 
-  void setSQLXML(int index, @Nullable SQLXML x) throws SQLException {
+  public void setSQLXML(int index, @Nullable SQLXML x) throws SQLException {
     put(index, SQLXML_VALUE, 0, x, null);
   }
 
   /** Sets every recorded parameter on {@code ps}. */
   @SuppressWarnings("deprecation") // setUnicodeStream is replayed as the application called it
-  void replay(PreparedStatement ps) throws SQLException {
+  public void replay(PreparedStatement ps) throws SQLException {
     replay(ps, 0);
   }
 
   /** Sets every recorded parameter on {@code ps}, each {@code shift} places later (after parameters of the driver's). */
   @SuppressWarnings("deprecation") // setUnicodeStream is replayed as the application called it
-  void replay(PreparedStatement ps, int shift) throws SQLException {
+  public void replay(PreparedStatement ps, int shift) throws SQLException {
     for (int i = 0; i < highest; i++) {
       int index = i + 1 + shift;
       long n = numbers[i];

@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.proxy;
+package dev.ryow.jdbc.session;
 
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -14,10 +14,10 @@ import org.jspecify.annotations.Nullable;
  * connection has a {@link SessionMirror} that replays what it has not applied yet. Never read back
  * from a server.
  */
-final class SessionState {
+public final class SessionState {
   /** A session statement as it ran on the primary: its text and, for a prepared one, its parameters. */
-  record Recorded(String sql, @Nullable ParameterRecorder parameters) {
-    void replay(java.sql.Connection c) throws java.sql.SQLException {
+  public record Recorded(String sql, @Nullable ParameterRecorder parameters) {
+    public void replay(java.sql.Connection c) throws java.sql.SQLException {
       ParameterRecorder p = parameters;
       if (p == null) {
         try (java.sql.Statement s = c.createStatement()) {
@@ -42,7 +42,7 @@ final class SessionState {
    */
   @Nullable String database;
   /** A {@code USE} sent as SQL after {@link #database} was set: the server is there, Connector/J does not know. */
-  @Nullable Recorded use;
+  public @Nullable Recorded use;
   int isolation = -1;
   int holdability = -1;
   final Properties clientInfo = new Properties();
@@ -60,7 +60,7 @@ final class SessionState {
    * variables, with the newest parameters), so the list holds each distinct statement once, in the
    * order of its last execution.
    */
-  void record(String sql, @Nullable ParameterRecorder parameters) {
+  public void record(String sql, @Nullable ParameterRecorder parameters) {
     for (int i = 0; i < statements.size(); i++) {
       if (statements.get(i).sql().equals(sql)) {
         statements.remove(i);
@@ -72,29 +72,29 @@ final class SessionState {
   }
 
   /** The primary connection moved to {@code value} through JDBC: replicas move there too. */
-  void database(String value) {
+  public void database(String value) {
     database = value;
     use = null;
     databaseVersion++;
   }
 
   /** A {@code USE} statement ran on the primary: replicas run it too (after {@link #database}). */
-  void use(String sql, @Nullable ParameterRecorder parameters) {
+  public void use(String sql, @Nullable ParameterRecorder parameters) {
     use = new Recorded(sql, parameters);
     databaseVersion++;
   }
 
-  void isolation(int level) {
+  public void isolation(int level) {
     isolation = level;
     isolationVersion++;
   }
 
-  void holdability(int value) {
+  public void holdability(int value) {
     holdability = value;
     holdabilityVersion++;
   }
 
-  void clientInfo(String name, @Nullable String value) {
+  public void clientInfo(String name, @Nullable String value) {
     if (value == null) {
       clientInfo.remove(name);
     } else {
@@ -103,13 +103,13 @@ final class SessionState {
     clientInfoVersion++;
   }
 
-  void clientInfo(Properties properties) {
+  public void clientInfo(Properties properties) {
     clientInfo.clear();
     clientInfo.putAll(properties);
     clientInfoVersion++;
   }
 
-  void networkTimeout(Executor executor, int millis) {
+  public void networkTimeout(Executor executor, int millis) {
     timeoutExecutor = executor;
     networkTimeout = millis;
     networkTimeoutVersion++;

@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.proxy;
+package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
@@ -14,31 +14,31 @@ import org.jspecify.annotations.Nullable;
  * to call from any thread; the waiting thread alone calls {@link #enter}, {@link #exit} and
  * {@link #waitingOn}.
  */
-final class WaitGuard {
+public final class WaitGuard {
   private volatile @Nullable Object owner;
   private volatile @Nullable PhysicalConnection waitingOn;
   private volatile boolean cancelled;
   private volatile boolean closed;
 
   /** {@code statement} starts looking for a replica (and may wait). */
-  void enter(Object statement) {
+  public void enter(Object statement) {
     cancelled = false;
     owner = statement;
   }
 
   /** The statement is done with admission. */
-  void exit() {
+  public void exit() {
     owner = null;
     waitingOn = null;
   }
 
   /** The waiting thread is about to wait on {@code c} (null: between waits). */
-  void waitingOn(@Nullable PhysicalConnection c) {
+  public void waitingOn(@Nullable PhysicalConnection c) {
     waitingOn = c;
   }
 
   /** {@code Statement.cancel()} of {@code statement}: ends its wait, if it is the one waiting; returns whether it was. */
-  boolean cancel(Object statement) {
+  public boolean cancel(Object statement) {
     if (owner != statement) {
       return false;
     }
@@ -48,7 +48,7 @@ final class WaitGuard {
   }
 
   /** The logical connection is being closed or aborted: any wait ends now, and none starts again. */
-  void close() {
+  public void close() {
     closed = true;
     kick();
   }
@@ -61,7 +61,7 @@ final class WaitGuard {
   }
 
   /** Whether the wait must end: cancelled, or the connection closed. */
-  boolean stopRequested() {
+  public boolean stopRequested() {
     return cancelled || closed;
   }
 
@@ -69,7 +69,7 @@ final class WaitGuard {
    * What the statement throws when its wait was ended by another thread: Connector/J's cancel exception,
    * or "Connection is closed" when the connection was closed or aborted meanwhile.
    */
-  SQLException stopped() {
+  public SQLException stopped() {
     return closed
         ? new SQLNonTransientConnectionException("Connection is closed (closed or aborted while this statement"
             + " waited for a replica)", "08003")
