@@ -1,6 +1,6 @@
 package dev.ryow.jdbc.config;
 
-/** Renders the {@code ryow.*} property reference as the Markdown table the README carries. */
+/** Renders the {@code ryow.*} property reference as the Markdown table of {@code docs/configuration.md}. */
 public final class PropertyTable {
   private PropertyTable() {}
 
@@ -17,7 +17,7 @@ public final class PropertyTable {
     return out.toString();
   }
 
-  /** Prints the table, for pasting into the README. */
+  /** Prints the table, for pasting into {@code docs/configuration.md}. */
   public static void main(String[] args) {
     System.out.print(markdown());
   }

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * One {@code ryow.*} setting: its name, type, default and documentation, defined once.
  *
- * <p>Validation ({@link RyowConfig}), {@code Driver.getPropertyInfo} and the README's property table
+ * <p>Validation ({@link RyowConfig}), {@code Driver.getPropertyInfo} and the property table of {@code docs/configuration.md}
  * are all derived from the constants of {@link RyowProperties}.
  *
  * @param <T> the typed value
