@@ -62,7 +62,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
       throws SQLException {
     RoutingPreparedStatement ps = new RoutingPreparedStatement(
-        connection, sql, shape, connection.cluster().classifications().classify(sql));
+        connection, sql, shape, connection.session().cluster().classifications().classify(sql));
     if (ps.kind != StatementKind.READ) {
       ps.prepared(connection.primary());
     }
@@ -71,13 +71,13 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
 
   /** The physical prepared statement on {@code on}, created on first use; becomes {@link #current}. */
   private PreparedStatement prepared(PhysicalConnection on) throws SQLException {
-    if (on == connection.primary()) {
+    if (on == session.primary()) {
       PreparedStatement ps = onPrimary;
       if (ps == null || primaryOwner != on) {
         if (ps != null) {
           primaryChanged(ps);
         }
-        ps = configure(connection.createIn(database, on, c -> shape.prepare(c, sql)));
+        ps = configure(session.createIn(database, on, c -> shape.prepare(c, sql)));
         onPrimary = ps;
         primaryOwner = on;
       }
@@ -89,7 +89,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       if (ps != null) {
         ps.close();
       }
-      ps = configure(connection.createIn(database, on, c -> shape.prepare(c, sql)));
+      ps = configure(session.createIn(database, on, c -> shape.prepare(c, sql)));
       onReplica = ps;
       replicaOwner = on;
     }
@@ -109,12 +109,12 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
         ps.close();
       }
       String text = PipelinedWait.PREFIX + sql;
-      ps = configure(connection.createIn(database, on, c -> shape.prepare(c, text)));
+      ps = configure(session.createIn(database, on, c -> shape.prepare(c, text)));
       pipelined = ps;
       pipelinedOwner = on;
     }
     ps.setString(1, wait.toString());
-    ps.setBigDecimal(2, connection.waitTimeoutSeconds(deadline));
+    ps.setBigDecimal(2, session.waitTimeoutSeconds(deadline));
     recorder.replay(ps, PipelinedWait.PARAMETERS);
     current = ps;
     timed(ps, deadline).execute();
@@ -122,7 +122,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       throw new SQLException("The query produced no result set", "S1000");
     }
     ResultSet rs = ps.getResultSet();
-    connection.deferredWaitReached(on);
+    session.deferredWaitReached(on);
     return rs;
   }
 
@@ -135,8 +135,8 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
 
   /** Where the execution that failed on {@code on} with {@code e} runs again (or rethrows {@code e}). */
   private PhysicalConnection retry(PhysicalConnection on, SQLException e) throws SQLException {
-    PhysicalConnection again = connection.retryTarget(kind, on, e, sql);
-    if (connection.rerunAsWrite()) {
+    PhysicalConnection again = session.retryTarget(kind, on, e, sql);
+    if (session.rerunAsWrite()) {
       kind = StatementKind.WRITE;
     }
     return again;
@@ -144,9 +144,9 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
 
   /** Bookkeeping after an execution on {@code on}; a session {@code SET}/{@code USE} is recorded for the replica. */
   private void done(PhysicalConnection on) throws SQLException {
-    connection.completed(kind, on);
-    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == connection.primary()) {
-      connection.sessionStatement(kind, sql, recorder);
+    session.completed(kind, on);
+    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == session.primary()) {
+      session.sessionStatement(kind, sql, recorder);
     }
   }
 
@@ -172,10 +172,10 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
     long deadline = deadline();
-    PhysicalConnection on = connection.acquireForQuery(kind, this, deadline);
+    PhysicalConnection on = session.acquireForQuery(kind, this, deadline);
     ResultSet rs;
     try {
-      GtidSet wait = connection.deferredWait(on);
+      GtidSet wait = session.deferredWait(on);
       rs = wait == null ? timed(ready(on), deadline).executeQuery() : executePipelined(on, wait, deadline);
     } catch (SQLException e) {
       on = retry(on, e);
@@ -189,7 +189,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   public boolean execute() throws SQLException {
     checkOpen();
     long deadline = deadline();
-    PhysicalConnection on = connection.acquire(kind, this, deadline);
+    PhysicalConnection on = session.acquire(kind, this, deadline);
     boolean result;
     try {
       result = timed(ready(on), deadline).execute();
@@ -210,7 +210,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   public long executeLargeUpdate() throws SQLException {
     checkOpen();
     long deadline = deadline();
-    PhysicalConnection on = connection.acquire(kind, this, deadline);
+    PhysicalConnection on = session.acquire(kind, this, deadline);
     long result;
     try {
       result = timed(ready(on), deadline).executeLargeUpdate();
@@ -225,7 +225,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
-    ready(connection.primary()).addBatch();
+    ready(session.primary()).addBatch();
     batchPending = true;
   }
 
@@ -242,20 +242,20 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public int[] executeBatch() throws SQLException {
     checkOpen();
-    PreparedStatement ps = prepared(connection.acquire(StatementKind.WRITE));
+    PreparedStatement ps = prepared(session.acquire(StatementKind.WRITE));
     batchPending = false;
     int[] counts = ps.executeBatch();
-    connection.batchCompleted();
+    session.batchCompleted();
     return counts;
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
-    PreparedStatement ps = prepared(connection.acquire(StatementKind.WRITE));
+    PreparedStatement ps = prepared(session.acquire(StatementKind.WRITE));
     batchPending = false;
     long[] counts = ps.executeLargeBatch();
-    connection.batchCompleted();
+    session.batchCompleted();
     return counts;
   }
 
@@ -269,14 +269,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public @Nullable ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : prepared(connection.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primary());
     return ps.getMetaData();
   }
 
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : prepared(connection.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primary());
     return ps.getParameterMetaData();
   }
 
@@ -340,7 +340,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    Statement s = current != null ? current : prepared(connection.primary());
+    Statement s = current != null ? current : prepared(session.primary());
     return s.unwrap(iface);
   }
 
@@ -349,7 +349,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     if (iface.isInstance(this)) {
       return true;
     }
-    Statement s = current != null ? current : prepared(connection.primary());
+    Statement s = current != null ? current : prepared(session.primary());
     return s.isWrapperFor(iface);
   }
 

@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
 import dev.ryow.jdbc.sql.ClassificationCache;
@@ -18,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  */
 class RoutingStatement implements Statement {
   final LogicalConnection connection;
+  final Session session;
   final StatementShape shape;
   private final ClassificationCache classifications;
   /** The database the connection was in when this statement was created: Connector/J runs it there. */
@@ -47,22 +49,23 @@ class RoutingStatement implements Statement {
 
   RoutingStatement(LogicalConnection connection, StatementShape shape) throws SQLException {
     this.connection = connection;
+    this.session = connection.session();
     this.shape = shape;
-    this.classifications = connection.cluster().classifications();
-    this.database = connection.currentDatabase();
+    this.classifications = session.cluster().classifications();
+    this.database = session.currentDatabase();
   }
 
   // ---------------------------------------------------------------- physical statements
 
   /** The physical statement on {@code on}, created and configured on first use. */
   private Statement physical(PhysicalConnection on) throws SQLException {
-    if (on == connection.primary()) {
+    if (on == session.primary()) {
       Statement s = onPrimary;
       if (s == null || primaryOwner != on) {
         if (s != null) {
           primaryChanged(s);
         }
-        s = configure(connection.createIn(database, on, shape::createStatement));
+        s = configure(session.createIn(database, on, shape::createStatement));
         onPrimary = s;
         primaryOwner = on;
       }
@@ -73,7 +76,7 @@ class RoutingStatement implements Statement {
       if (s != null) {
         closeQuietly(s);
       }
-      s = configure(connection.createIn(database, on, shape::createStatement));
+      s = configure(session.createIn(database, on, shape::createStatement));
       onReplica = s;
       replicaOwner = on;
     }
@@ -196,9 +199,9 @@ class RoutingStatement implements Statement {
 
   /** Bookkeeping after {@code sql} of {@code kind} ran on {@code on}. */
   private void done(StatementKind kind, PhysicalConnection on, String sql) throws SQLException {
-    connection.completed(kind, on);
-    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == connection.primary()) {
-      connection.sessionStatement(kind, sql);
+    session.completed(kind, on);
+    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == session.primary()) {
+      session.sessionStatement(kind, sql);
     }
   }
 
@@ -209,12 +212,12 @@ class RoutingStatement implements Statement {
     checkOpen();
     StatementKind kind = classifications.classify(sql);
     long deadline = deadline();
-    PhysicalConnection on = connection.acquire(kind, this, deadline);
+    PhysicalConnection on = session.acquire(kind, this, deadline);
     ResultSet rs;
     try {
       rs = timed(physical(on), deadline).executeQuery(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e, sql);
+      on = session.retryTarget(kind, on, e, sql);
       rs = timed(physical(on), deadline).executeQuery(sql);
     }
     done(kind, on, sql);
@@ -226,12 +229,12 @@ class RoutingStatement implements Statement {
     checkOpen();
     StatementKind kind = classifications.classify(sql);
     long deadline = deadline();
-    PhysicalConnection on = connection.acquire(kind, this, deadline);
+    PhysicalConnection on = session.acquire(kind, this, deadline);
     boolean result;
     try {
       result = timed(physical(on), deadline).execute(sql);
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e, sql);
+      on = session.retryTarget(kind, on, e, sql);
       result = timed(physical(on), deadline).execute(sql);
     }
     done(kind, on, sql);
@@ -305,12 +308,12 @@ class RoutingStatement implements Statement {
     checkOpen();
     StatementKind kind = classifications.classify(sql);
     long deadline = deadline();
-    PhysicalConnection on = connection.acquire(kind, this, deadline);
+    PhysicalConnection on = session.acquire(kind, this, deadline);
     long result;
     try {
       result = run(timed(physical(on), deadline), sql, form, keysFlag, indexes, names);
     } catch (SQLException e) {
-      on = connection.retryTarget(kind, on, e, sql);
+      on = session.retryTarget(kind, on, e, sql);
       result = run(timed(physical(on), deadline), sql, form, keysFlag, indexes, names);
     }
     done(kind, on, sql);
@@ -340,7 +343,7 @@ class RoutingStatement implements Statement {
   @Override
   public void addBatch(String sql) throws SQLException {
     checkOpen();
-    physical(connection.primary()).addBatch(sql);
+    physical(session.primary()).addBatch(sql);
     batchPending = true;
   }
 
@@ -357,22 +360,22 @@ class RoutingStatement implements Statement {
   @Override
   public int[] executeBatch() throws SQLException {
     checkOpen();
-    PhysicalConnection on = connection.acquire(StatementKind.WRITE);
+    PhysicalConnection on = session.acquire(StatementKind.WRITE);
     Statement s = physical(on);
     batchPending = false;
     int[] counts = s.executeBatch();
-    connection.batchCompleted();
+    session.batchCompleted();
     return counts;
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
-    PhysicalConnection on = connection.acquire(StatementKind.WRITE);
+    PhysicalConnection on = session.acquire(StatementKind.WRITE);
     Statement s = physical(on);
     batchPending = false;
     long[] counts = s.executeLargeBatch();
-    connection.batchCompleted();
+    session.batchCompleted();
     return counts;
   }
 
@@ -444,7 +447,7 @@ class RoutingStatement implements Statement {
   @Override
   public void cancel() throws SQLException {
     checkOpen();
-    if (connection.cancelWait(this)) {
+    if (session.cancelWait(this)) {
       return;
     }
     Statement s = current;
@@ -563,7 +566,7 @@ class RoutingStatement implements Statement {
   @Override
   public int getResultSetHoldability() throws SQLException {
     checkOpen();
-    return shape.holdability(connection.primary().jdbc());
+    return shape.holdability(session.primary().jdbc());
   }
 
   @Override
@@ -661,7 +664,7 @@ class RoutingStatement implements Statement {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    Statement s = current != null ? current : physical(connection.primary());
+    Statement s = current != null ? current : physical(session.primary());
     return s.unwrap(iface);
   }
 
@@ -670,7 +673,7 @@ class RoutingStatement implements Statement {
     if (iface.isInstance(this)) {
       return true;
     }
-    Statement s = current != null ? current : physical(connection.primary());
+    Statement s = current != null ? current : physical(session.primary());
     return s.isWrapperFor(iface);
   }
 }

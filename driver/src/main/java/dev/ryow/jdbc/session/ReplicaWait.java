@@ -16,16 +16,16 @@ import java.sql.SQLException;
  * interrupt ends it promptly (the wait then counts as unfinished and the fallback applies; the interrupt
  * flag stays set), as do a cancel, close or abort that arrived between two slices ({@link WaitGuard}).
  */
-public final class ReplicaWait {
+final class ReplicaWait {
   /** Longest single {@code WAIT_FOR_EXECUTED_GTID_SET} of a long wait. */
-  public static final long SLICE_MILLIS = 1000;
+  static final long SLICE_MILLIS = 1000;
 
   private final Cluster cluster;
   private final WaitGuard guard;
   /** Round trips of the current {@link #run}. */
   private int slices;
 
-  public ReplicaWait(Cluster cluster, WaitGuard guard) {
+  ReplicaWait(Cluster cluster, WaitGuard guard) {
     this.cluster = cluster;
     this.guard = guard;
   }
@@ -39,7 +39,7 @@ public final class ReplicaWait {
    * @throws SQLException the statement's own end: cancelled, closed, or its query timeout expired; or a
    *     connection failure
    */
-  public WaitOutcome run(PhysicalConnection c, GtidSet watermark, long deadlineNanos) throws SQLException {
+  WaitOutcome run(PhysicalConnection c, GtidSet watermark, long deadlineNanos) throws SQLException {
     slices = 0;
     long start = System.nanoTime();
     long budgetMillis = cluster.waitTimeoutMillis();

@@ -10,7 +10,7 @@ import java.util.concurrent.Executor;
  * connection has applied. {@link #sync} replays the rest before the connection is used. The primary
  * connection's mirror is {@link #markApplied marked} as the application changes the state there directly.
  */
-public final class SessionMirror {
+final class SessionMirror {
   private final SessionState state;
   private int replayed;
   private int statementsGeneration;
@@ -21,12 +21,12 @@ public final class SessionMirror {
   private int networkTimeoutVersion;
   private boolean autoCommit = true;
 
-  public SessionMirror(SessionState state) {
+  SessionMirror(SessionState state) {
     this.state = state;
   }
 
   /** The connection already has the whole state (the application set it there). */
-  public void markApplied(boolean autoCommitNow) {
+  void markApplied(boolean autoCommitNow) {
     replayed = state.statements.size();
     statementsGeneration = state.statementsGeneration;
     databaseVersion = state.databaseVersion;
@@ -38,12 +38,12 @@ public final class SessionMirror {
   }
 
   /** The autocommit mode this connection is in. */
-  public boolean autoCommit() {
+  boolean autoCommit() {
     return autoCommit;
   }
 
   /** Brings {@code c} up to date; {@code wantAutoCommit} is the autocommit it must have for its next statement. */
-  public void sync(Connection c, boolean wantAutoCommit) throws SQLException {
+  void sync(Connection c, boolean wantAutoCommit) throws SQLException {
     if (databaseVersion != state.databaseVersion) {
       // The database first, as the primary got it: the JDBC call's database, then a USE that followed it.
       String database = state.database;

@@ -14,10 +14,10 @@ import org.jspecify.annotations.Nullable;
  * connection has a {@link SessionMirror} that replays what it has not applied yet. Never read back
  * from a server.
  */
-public final class SessionState {
+final class SessionState {
   /** A session statement as it ran on the primary: its text and, for a prepared one, its parameters. */
-  public record Recorded(String sql, @Nullable ParameterRecorder parameters) {
-    public void replay(java.sql.Connection c) throws java.sql.SQLException {
+  record Recorded(String sql, @Nullable ParameterRecorder parameters) {
+    void replay(java.sql.Connection c) throws java.sql.SQLException {
       ParameterRecorder p = parameters;
       if (p == null) {
         try (java.sql.Statement s = c.createStatement()) {
@@ -42,7 +42,7 @@ public final class SessionState {
    */
   @Nullable String database;
   /** A {@code USE} sent as SQL after {@link #database} was set: the server is there, Connector/J does not know. */
-  public @Nullable Recorded use;
+  @Nullable Recorded use;
   int isolation = -1;
   int holdability = -1;
   final Properties clientInfo = new Properties();
@@ -60,7 +60,7 @@ public final class SessionState {
    * variables, with the newest parameters), so the list holds each distinct statement once, in the
    * order of its last execution.
    */
-  public void record(String sql, @Nullable ParameterRecorder parameters) {
+  void record(String sql, @Nullable ParameterRecorder parameters) {
     for (int i = 0; i < statements.size(); i++) {
       if (statements.get(i).sql().equals(sql)) {
         statements.remove(i);
@@ -72,29 +72,29 @@ public final class SessionState {
   }
 
   /** The primary connection moved to {@code value} through JDBC: replicas move there too. */
-  public void database(String value) {
+  void database(String value) {
     database = value;
     use = null;
     databaseVersion++;
   }
 
   /** A {@code USE} statement ran on the primary: replicas run it too (after {@link #database}). */
-  public void use(String sql, @Nullable ParameterRecorder parameters) {
+  void use(String sql, @Nullable ParameterRecorder parameters) {
     use = new Recorded(sql, parameters);
     databaseVersion++;
   }
 
-  public void isolation(int level) {
+  void isolation(int level) {
     isolation = level;
     isolationVersion++;
   }
 
-  public void holdability(int value) {
+  void holdability(int value) {
     holdability = value;
     holdabilityVersion++;
   }
 
-  public void clientInfo(String name, @Nullable String value) {
+  void clientInfo(String name, @Nullable String value) {
     if (value == null) {
       clientInfo.remove(name);
     } else {
@@ -103,13 +103,13 @@ public final class SessionState {
     clientInfoVersion++;
   }
 
-  public void clientInfo(Properties properties) {
+  void clientInfo(Properties properties) {
     clientInfo.clear();
     clientInfo.putAll(properties);
     clientInfoVersion++;
   }
 
-  public void networkTimeout(Executor executor, int millis) {
+  void networkTimeout(Executor executor, int millis) {
     timeoutExecutor = executor;
     networkTimeout = millis;
     networkTimeoutVersion++;

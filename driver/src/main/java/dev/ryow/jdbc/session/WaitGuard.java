@@ -14,31 +14,31 @@ import org.jspecify.annotations.Nullable;
  * to call from any thread; the waiting thread alone calls {@link #enter}, {@link #exit} and
  * {@link #waitingOn}.
  */
-public final class WaitGuard {
+final class WaitGuard {
   private volatile @Nullable Object owner;
   private volatile @Nullable PhysicalConnection waitingOn;
   private volatile boolean cancelled;
   private volatile boolean closed;
 
   /** {@code statement} starts looking for a replica (and may wait). */
-  public void enter(Object statement) {
+  void enter(Object statement) {
     cancelled = false;
     owner = statement;
   }
 
   /** The statement is done with admission. */
-  public void exit() {
+  void exit() {
     owner = null;
     waitingOn = null;
   }
 
   /** The waiting thread is about to wait on {@code c} (null: between waits). */
-  public void waitingOn(@Nullable PhysicalConnection c) {
+  void waitingOn(@Nullable PhysicalConnection c) {
     waitingOn = c;
   }
 
   /** {@code Statement.cancel()} of {@code statement}: ends its wait, if it is the one waiting; returns whether it was. */
-  public boolean cancel(Object statement) {
+  boolean cancel(Object statement) {
     if (owner != statement) {
       return false;
     }
@@ -48,7 +48,7 @@ public final class WaitGuard {
   }
 
   /** The logical connection is being closed or aborted: any wait ends now, and none starts again. */
-  public void close() {
+  void close() {
     closed = true;
     kick();
   }
@@ -61,7 +61,7 @@ public final class WaitGuard {
   }
 
   /** Whether the wait must end: cancelled, or the connection closed. */
-  public boolean stopRequested() {
+  boolean stopRequested() {
     return cancelled || closed;
   }
 
@@ -69,7 +69,7 @@ public final class WaitGuard {
    * What the statement throws when its wait was ended by another thread: Connector/J's cancel exception,
    * or "Connection is closed" when the connection was closed or aborted meanwhile.
    */
-  public SQLException stopped() {
+  SQLException stopped() {
     return closed
         ? new SQLNonTransientConnectionException("Connection is closed (closed or aborted while this statement"
             + " waited for a replica)", "08003")
