@@ -1,0 +1,193 @@
+package dev.ryow.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering the build enforces, read from the compiled classes' constant pools (every class,
+ * field and method a class names, including types that only appear in signatures):
+ *
+ * <ul>
+ *   <li>{@code proxy} (the JDBC face) → {@code session} (the routing brain) → {@code route},
+ *       {@code server}, {@code gtid}, {@code sql}, {@code config}, {@code metrics}: nothing below
+ *       depends on {@code proxy} or {@code session};
+ *   <li>{@code com.mysql.*} only in {@code server};
+ *   <li>reflection ({@code java.lang.reflect}, {@code Class.forName}, {@code Class.getMethod} and
+ *       kin) only where it is today ({@code metrics.ClusterMBean}, the JMX view), never on the
+ *       statement path.
+ * </ul>
+ */
+class ArchitectureTest {
+  private static final String ROOT = "dev/ryow/jdbc/";
+  /** Packages that may name {@code proxy}: the face itself and the driver that hands it out. */
+  private static final Set<String> MAY_USE_PROXY = Set.of("dev/ryow/jdbc", ROOT + "proxy");
+  /** Packages that may name {@code session}: the face, the driver, the session itself. */
+  private static final Set<String> MAY_USE_SESSION = Set.of("dev/ryow/jdbc", ROOT + "proxy", ROOT + "session");
+  /** The only classes (and their nested classes) that use reflection today. */
+  private static final Set<String> REFLECTION_ALLOWED = Set.of(ROOT + "metrics/ClusterMBean");
+  private static final Set<String> REFLECTIVE_CLASS_METHODS = Set.of(
+      "forName", "getMethod", "getMethods", "getDeclaredMethod", "getDeclaredMethods", "getField", "getFields",
+      "getDeclaredField", "getDeclaredFields", "getConstructor", "getConstructors", "getDeclaredConstructor",
+      "getDeclaredConstructors", "getRecordComponents", "newInstance");
+  private static final Pattern DESCRIPTOR_TYPE = Pattern.compile("L([A-Za-z0-9_$/]+)[;<]");
+
+  private static final List<ClassFile> CLASSES = new ArrayList<>();
+
+  @BeforeAll
+  static void readClasses() throws IOException {
+    Path classes = Path.of("target", "classes", "dev", "ryow", "jdbc");
+    try (Stream<Path> files = Files.walk(classes)) {
+      for (Path p : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
+        try (InputStream in = Files.newInputStream(p)) {
+          CLASSES.add(ClassFile.read(in));
+        }
+      }
+    }
+    // A scan that finds nothing proves nothing: the driver has well over a hundred classes.
+    assertThat(CLASSES).hasSizeGreaterThan(100);
+    assertThat(CLASSES).anySatisfy(c -> assertThat(c.name).isEqualTo(ROOT + "proxy/LogicalConnection"));
+    assertThat(CLASSES).anySatisfy(c -> assertThat(c.name).startsWith(ROOT + "session/"));
+  }
+
+  @Test
+  void nothingBelowTheFaceDependsOnProxyOrSession() {
+    List<String> violations = new ArrayList<>();
+    for (ClassFile c : CLASSES) {
+      for (String used : c.types) {
+        if (used.startsWith(ROOT + "proxy/") && !MAY_USE_PROXY.contains(c.packageName())) {
+          violations.add(c.name + " -> " + used);
+        }
+        if (used.startsWith(ROOT + "session/") && !MAY_USE_SESSION.contains(c.packageName())) {
+          violations.add(c.name + " -> " + used);
+        }
+      }
+    }
+    assertThat(violations).as("dependencies on proxy/session from below them").isEmpty();
+  }
+
+  @Test
+  void onlyServerNamesConnectorJ() {
+    List<String> violations = new ArrayList<>();
+    for (ClassFile c : CLASSES) {
+      if (c.packageName().equals(ROOT + "server")) {
+        continue;
+      }
+      for (String used : c.types) {
+        if (used.startsWith("com/mysql/")) {
+          violations.add(c.name + " -> " + used);
+        }
+      }
+    }
+    assertThat(violations).as("com.mysql.* outside dev.ryow.jdbc.server").isEmpty();
+  }
+
+  @Test
+  void reflectionOnlyWhereItIsToday() {
+    List<String> violations = new ArrayList<>();
+    for (ClassFile c : CLASSES) {
+      String outer = c.name.contains("$") ? c.name.substring(0, c.name.indexOf('$')) : c.name;
+      if (REFLECTION_ALLOWED.contains(outer)) {
+        continue;
+      }
+      for (String used : c.types) {
+        if (used.startsWith("java/lang/reflect/")) {
+          violations.add(c.name + " -> " + used);
+        }
+      }
+      for (String m : c.methods) {
+        if (m.startsWith("java/lang/Class.") && REFLECTIVE_CLASS_METHODS.contains(m.substring("java/lang/Class.".length()))) {
+          violations.add(c.name + " -> " + m);
+        }
+      }
+    }
+    assertThat(violations).as("reflection outside " + REFLECTION_ALLOWED).isEmpty();
+  }
+
+  /** The class names and method references of one class file's constant pool. */
+  private static final class ClassFile {
+    final String name;
+    final Set<String> types = new TreeSet<>();
+    final Set<String> methods = new TreeSet<>();
+
+    private ClassFile(String name) {
+      this.name = name;
+    }
+
+    String packageName() {
+      int slash = name.lastIndexOf('/');
+      return slash < 0 ? "" : name.substring(0, slash);
+    }
+
+    static ClassFile read(InputStream stream) throws IOException {
+      DataInputStream in = new DataInputStream(stream);
+      if (in.readInt() != 0xCAFEBABE) {
+        throw new IOException("not a class file");
+      }
+      in.readUnsignedShort();
+      in.readUnsignedShort();
+      int count = in.readUnsignedShort();
+      String[] utf8 = new String[count];
+      int[] classNameIndex = new int[count];
+      int[][] memberRef = new int[count][];
+      int[][] nameAndType = new int[count][];
+      for (int i = 1; i < count; i++) {
+        int tag = in.readUnsignedByte();
+        switch (tag) {
+          case 1 -> utf8[i] = in.readUTF();
+          case 3, 4 -> in.readInt();
+          case 5, 6 -> {
+            in.readLong();
+            i++;
+          }
+          case 7 -> classNameIndex[i] = in.readUnsignedShort();
+          case 8, 16, 19, 20 -> in.readUnsignedShort();
+          case 9, 10, 11 -> memberRef[i] = new int[] {tag, in.readUnsignedShort(), in.readUnsignedShort()};
+          case 12 -> nameAndType[i] = new int[] {in.readUnsignedShort(), in.readUnsignedShort()};
+          case 15 -> {
+            in.readUnsignedByte();
+            in.readUnsignedShort();
+          }
+          case 17, 18 -> {
+            in.readUnsignedShort();
+            in.readUnsignedShort();
+          }
+          default -> throw new IOException("unknown constant pool tag " + tag);
+        }
+      }
+      in.readUnsignedShort(); // access flags
+      ClassFile c = new ClassFile(utf8[classNameIndex[in.readUnsignedShort()]]);
+      for (int i = 1; i < count; i++) {
+        if (classNameIndex[i] != 0) {
+          String n = utf8[classNameIndex[i]];
+          c.types.add(n.startsWith("[") ? n.replaceAll("^\\[+L?|;$", "") : n);
+        }
+        if (utf8[i] != null) {
+          Matcher m = DESCRIPTOR_TYPE.matcher(utf8[i]);
+          while (m.find()) {
+            c.types.add(m.group(1));
+          }
+        }
+        int[] ref = memberRef[i];
+        if (ref != null && ref[0] != 9) {
+          String owner = utf8[classNameIndex[ref[1]]];
+          c.methods.add(owner + "." + utf8[nameAndType[ref[2]][0]]);
+        }
+      }
+      return c;
+    }
+  }
+}
