@@ -6,6 +6,7 @@ import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.FallbackPolicy;
+import dev.ryow.jdbc.route.ReadAdmission;
 import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.route.ReadRequirement;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
@@ -28,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link FallbackPolicy}). A read waits on at most one replica, so no read blocks longer than
  * {@code ryow.waitTimeout} plus connection set-up.
  */
-public final class ReplicaSet {
+final class ReplicaSet {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplicaSet.class);
   /** How long a replica that refused this connection's login is left alone before the next attempt. */
   private static final long REFUSED_RETRY_NANOS = 5_000_000_000L;
@@ -43,6 +44,8 @@ public final class ReplicaSet {
   private final Slot[] slots;
   private final ReplicaEndpoint[] order;
   private final long[] orderKeys;
+  /** "Wait or skip?" for each candidate of the current read, and why it falls back. */
+  private final ReadAdmission<Slot> admission = new ReadAdmission<>();
   /** A read-only transaction runs on this slot until it ends. */
   private @Nullable Slot transactionSlot;
   private ReadPlacement placement = ReadPlacement.REPLICA_NO_WAIT;
@@ -73,7 +76,7 @@ public final class ReplicaSet {
     }
   }
 
-  public ReplicaSet(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session, WaitGuard guard) {
+  ReplicaSet(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session, WaitGuard guard) {
     this.guard = guard;
     this.waits = new ReplicaWait(cluster, guard);
     this.cluster = cluster;
@@ -92,12 +95,12 @@ public final class ReplicaSet {
   }
 
   /** How long the last {@link #admit} waited, in nanoseconds; 0 if it did not wait. */
-  public long lastWaitNanos() {
+  long lastWaitNanos() {
     return lastWaitNanos;
   }
 
   /** How the last admitted read was placed. */
-  public ReadPlacement placement() {
+  ReadPlacement placement() {
     return placement;
   }
 
@@ -111,7 +114,7 @@ public final class ReplicaSet {
    * @throws SQLException when the fallback policy refuses the read ({@link SQLTransientException}), or
    *     replaying session state failed for another reason than the connection
    */
-  public @Nullable PhysicalConnection admit(
+  @Nullable PhysicalConnection admit(
       ReadRequirement required, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos)
       throws SQLException {
     return admit(required, wantAutoCommit, exclude, deadlineNanos, false);
@@ -121,7 +124,7 @@ public final class ReplicaSet {
    * As {@link #admit(ReadRequirement, boolean, ReplicaEndpoint, long)}; with {@code deferWait}, a replica that
    * must wait is returned without waiting, the wait left to the statement ({@link #deferredWait}).
    */
-  public @Nullable PhysicalConnection admit(
+  @Nullable PhysicalConnection admit(
       ReadRequirement required, boolean wantAutoCommit, @Nullable ReplicaEndpoint exclude, long deadlineNanos,
       boolean deferWait)
       throws SQLException {
@@ -141,10 +144,8 @@ public final class ReplicaSet {
       return c;
     }
     int n = ReplicaSelector.order(cluster.servers(), required, cluster.strategy(), start, order, orderKeys);
-    FallbackPolicy.Reason reason = FallbackPolicy.Reason.NO_REPLICA;
-    @Nullable ReplicaEndpoint blamed = null;
-    @Nullable Slot staleCandidate = null;
-    boolean capped = false;
+    ReadAdmission<Slot> admission = this.admission;
+    admission.start();
     for (int i = 0; i < n; i++) {
       ReplicaEndpoint e = order[i];
       if (e == exclude) {
@@ -155,59 +156,14 @@ public final class ReplicaSet {
       if (c == null) {
         continue;
       }
-      GtidSet watermark = required.of(e);
       try {
-        SessionMirror mirror = slot.mirror;
-        if (mirror != null) {
-          mirror.sync(c.jdbc(), wantAutoCommit);
+        PhysicalConnection admitted = tryCandidate(slot, c, required.of(e), wantAutoCommit, deadlineNanos, deferWait);
+        if (admitted != null) {
+          return admitted;
         }
-        GtidSet verified = slot.verified;
-        if (watermark.isEmpty()
-            || (verified != null && verified.contains(watermark))
-            || e.knownExecuted().contains(watermark)) {
-          metrics.waitSkipped();
-          return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
+        if (admission.waitFailed()) {
+          break; // a read waits on one replica at most
         }
-        if (!e.health().inRotation()) {
-          continue;
-        }
-        if (!e.tryEnterWait()) {
-          metrics.waitCapped();
-          capped = true;
-          blamed = e;
-          staleCandidate = staleCandidate == null ? slot : staleCandidate;
-          continue;
-        }
-        if (deferWait) {
-          deferredSlot = slot;
-          deferredWatermark = watermark;
-          deferredSinceNanos = System.nanoTime();
-          return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
-        }
-        WaitOutcome outcome;
-        long t0 = System.nanoTime();
-        try {
-          outcome = waits.run(c, watermark, deadlineNanos);
-        } finally {
-          e.exitWait();
-          lastWaitNanos = Math.max(1, System.nanoTime() - t0);
-          metrics.waited(lastWaitNanos);
-        }
-        if (outcome == WaitOutcome.REACHED) {
-          slot.verified = watermark;
-          e.learn(watermark, c.identity().serverUuid());
-          return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
-        }
-        if (outcome == WaitOutcome.TIMED_OUT) {
-          metrics.waitTimedOut();
-          reason = FallbackPolicy.Reason.TIMED_OUT;
-        } else {
-          metrics.waitFailed();
-          reason = FallbackPolicy.Reason.WAIT_FAILED;
-        }
-        blamed = e;
-        staleCandidate = slot;
-        break;
       } catch (SQLException failure) {
         if (!Sql.isConnectionFailure(failure)) {
           throw failure;
@@ -216,17 +172,75 @@ public final class ReplicaSet {
         failed(slot, failure);
       }
     }
-    return fallBack(reason, blamed, staleCandidate, capped, required.forAll(), exclude, wantAutoCommit);
+    return fallBack(admission.reason(), admission.blamed(), admission.staleCandidate(), required.forAll(), exclude,
+        wantAutoCommit);
+  }
+
+  /**
+   * One candidate of {@link #admit}: replays session state on its connection, then asks
+   * {@link ReadAdmission#judge} "wait or skip?" and waits (or defers the wait) when it must. Returns the
+   * connection when the read runs there, null to go on ({@link #admission} records a cap or a failed wait).
+   */
+  private @Nullable PhysicalConnection tryCandidate(
+      Slot slot, PhysicalConnection c, GtidSet watermark, boolean wantAutoCommit, long deadlineNanos, boolean deferWait)
+      throws SQLException {
+    ReplicaEndpoint e = slot.endpoint;
+    SessionMirror mirror = slot.mirror;
+    if (mirror != null) {
+      mirror.sync(c.jdbc(), wantAutoCommit);
+    }
+    switch (ReadAdmission.judge(watermark, slot.verified, e)) {
+      case READ_NOW -> {
+        metrics.waitSkipped();
+        return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
+      }
+      case SKIP -> {
+        return null;
+      }
+      case WAIT -> { }
+    }
+    if (!e.tryEnterWait()) {
+      metrics.waitCapped();
+      admission.capped(e, slot);
+      return null;
+    }
+    if (deferWait) {
+      deferredSlot = slot;
+      deferredWatermark = watermark;
+      deferredSinceNanos = System.nanoTime();
+      return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
+    }
+    WaitOutcome outcome;
+    long t0 = System.nanoTime();
+    try {
+      outcome = waits.run(c, watermark, deadlineNanos);
+    } finally {
+      e.exitWait();
+      lastWaitNanos = Math.max(1, System.nanoTime() - t0);
+      metrics.waited(lastWaitNanos);
+    }
+    if (outcome == WaitOutcome.REACHED) {
+      slot.verified = watermark;
+      e.learn(watermark, c.identity().serverUuid());
+      return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
+    }
+    if (outcome == WaitOutcome.TIMED_OUT) {
+      metrics.waitTimedOut();
+    } else {
+      metrics.waitFailed();
+    }
+    admission.waitFailed(outcome == WaitOutcome.TIMED_OUT, e, slot);
+    return null;
   }
 
   /** The set of the wait deferred to the statement about to run on {@code on}, or null. */
-  public @Nullable GtidSet deferredWait(PhysicalConnection on) {
+  @Nullable GtidSet deferredWait(PhysicalConnection on) {
     Slot slot = deferredSlot;
     return slot != null && slot.connection == on ? deferredWatermark : null;
   }
 
   /** The deferred wait succeeded (the read ran after it): the replica is known to have the set. */
-  public void deferredWaitReached() {
+  void deferredWaitReached() {
     Slot slot = deferredSlot;
     if (slot == null) {
       return;
@@ -245,15 +259,15 @@ public final class ReplicaSet {
    *
    * @return the replica connection to read stale from, or null for the primary
    */
-  public @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
+  @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
     Slot slot = java.util.Objects.requireNonNull(deferredSlot); // called only while a deferred wait is pending
     endDeferredWait(slot);
     metrics.waitTimedOut();
-    return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, false, deferredWatermark, null, wantAutoCommit);
+    return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, deferredWatermark, null, wantAutoCommit);
   }
 
   /** Gives back the permit of a deferred wait that will not run (the statement failed otherwise, or a new read). */
-  public void abandonDeferredWait() {
+  void abandonDeferredWait() {
     Slot slot = deferredSlot;
     if (slot != null) {
       deferredSlot = null;
@@ -269,23 +283,17 @@ public final class ReplicaSet {
   }
 
   private @Nullable PhysicalConnection fallBack(
-      FallbackPolicy.Reason why,
+      FallbackPolicy.Reason reason,
       @Nullable ReplicaEndpoint blamed,
       @Nullable Slot staleSlot,
-      boolean capped,
       GtidSet watermark,
       @Nullable ReplicaEndpoint exclude,
       boolean wantAutoCommit)
       throws SQLException {
-    FallbackPolicy.Reason reason = why;
     @Nullable Slot staleCandidate = staleSlot;
-    if (reason == FallbackPolicy.Reason.NO_REPLICA) {
-      if (capped) {
-        reason = FallbackPolicy.Reason.CAPPED;
-      }
-      if (skippedOutOfRotation(watermark, exclude)) {
-        metrics.outOfRotationSkipped();
-      }
+    if ((reason == FallbackPolicy.Reason.NO_REPLICA || reason == FallbackPolicy.Reason.CAPPED)
+        && ReadAdmission.skippedOutOfRotation(cluster.servers(), watermark, exclude)) {
+      metrics.outOfRotationSkipped();
     }
     if (staleCandidate == null) {
       staleCandidate = anyReachable(exclude);
@@ -373,7 +381,7 @@ public final class ReplicaSet {
    * needed): {@code gtid_owned}, then {@code gtid_executed}. Null when the server cannot be reached
    * (it leaves rotation).
    */
-  public @Nullable ServerPosition position(ReplicaEndpoint server) {
+  @Nullable ServerPosition position(ReplicaEndpoint server) {
     Slot slot = slots[server.index()];
     PhysicalConnection c = open(slot);
     if (c == null) {
@@ -399,15 +407,6 @@ public final class ReplicaSet {
       throw new IllegalStateException("slot without connection");
     }
     return c;
-  }
-
-  private boolean skippedOutOfRotation(GtidSet watermark, @Nullable ReplicaEndpoint exclude) {
-    for (ReplicaEndpoint e : cluster.servers()) {
-      if (e != exclude && e.health().reachable() && !e.health().inRotation() && !e.knownExecuted().contains(watermark)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private @Nullable Slot anyReachable(@Nullable ReplicaEndpoint exclude) {
@@ -465,7 +464,7 @@ public final class ReplicaSet {
    * A statement on {@code on} hit the caller's own socket timeout: drops that connection (Connector/J
    * closed it) without taking its server out of rotation.
    */
-  public void timedOut(PhysicalConnection on) {
+  void timedOut(PhysicalConnection on) {
     for (Slot slot : slots) {
       if (slot.connection == on) {
         drop(slot);
@@ -478,7 +477,7 @@ public final class ReplicaSet {
    * A statement on {@code on} failed with a connection failure: drops that connection, takes its
    * server out of rotation, and returns the server (to exclude from the retry).
    */
-  public @Nullable ReplicaEndpoint failed(PhysicalConnection on, SQLException cause) {
+  @Nullable ReplicaEndpoint failed(PhysicalConnection on, SQLException cause) {
     for (Slot slot : slots) {
       if (slot.connection == on) {
         failed(slot, cause);
@@ -489,12 +488,12 @@ public final class ReplicaSet {
   }
 
   /** The read-only transaction ended (commit, rollback, autocommit back on). */
-  public void transactionEnded() {
+  void transactionEnded() {
     transactionSlot = null;
   }
 
   /** A statement ran on {@code on}: outside autocommit, its connection now takes part in the transaction. */
-  public void ran(PhysicalConnection on) {
+  void ran(PhysicalConnection on) {
     for (Slot slot : slots) {
       if (slot.connection == on) {
         SessionMirror mirror = slot.mirror;
@@ -508,7 +507,7 @@ public final class ReplicaSet {
    * Ends the transaction on every replica connection that took part in it; the others (even those
    * left in manual-commit mode by an earlier transaction) are not sent anything.
    */
-  public void commitOrRollback(boolean commit) throws SQLException {
+  void commitOrRollback(boolean commit) throws SQLException {
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
       if (c != null && slot.inTransaction && !c.isClosed()) {
@@ -522,7 +521,7 @@ public final class ReplicaSet {
     }
   }
 
-  public void clearWarnings() throws SQLException {
+  void clearWarnings() throws SQLException {
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
       if (c != null && !c.isClosed()) {
@@ -532,11 +531,11 @@ public final class ReplicaSet {
   }
 
   /** The connection currently open to the server at {@code index}, if any (diagnostics). */
-  public @Nullable PhysicalConnection connectionTo(int index) {
+  @Nullable PhysicalConnection connectionTo(int index) {
     return slots[index].connection;
   }
 
-  public void closeAll() {
+  void closeAll() {
     abandonDeferredWait();
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
@@ -547,7 +546,7 @@ public final class ReplicaSet {
     }
   }
 
-  public void abortAll(Executor executor) throws SQLException {
+  void abortAll(Executor executor) throws SQLException {
     abandonDeferredWait();
     for (Slot slot : slots) {
       PhysicalConnection c = slot.connection;
