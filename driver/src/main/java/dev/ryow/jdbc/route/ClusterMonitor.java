@@ -221,6 +221,13 @@ final class ClusterMonitor {
       LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),
           status.serverUuid());
     }
+    if (status.healthKnown() && status.groupMember()) {
+      GroupMemberHealth g = GroupMemberHealth.of(status.groupMemberState(), status.readOnly(), status.lastError(),
+          status.applierLagMillis(), maxLagMillis);
+      e.replicationRunning();
+      cluster.health(e, g.health(), status.applierLagMillis(), g.why());
+      return;
+    }
     Health next;
     String why;
     boolean stopped = status.healthKnown() && status.replicaChannels() > 0

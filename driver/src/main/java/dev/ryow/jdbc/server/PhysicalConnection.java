@@ -22,16 +22,25 @@ public final class PhysicalConnection implements AutoCloseable {
   private static final String EXECUTED_SQL = "SELECT @@global.gtid_executed";
   /** The owned set first: see {@link ServerPosition}. */
   private static final String POSITION_SQL = "SELECT @@global.gtid_owned, @@global.gtid_executed";
+  /**
+   * Group Replication's own channels ({@code group_replication_applier}, {@code group_replication_recovery}):
+   * a member's health comes from {@code replication_group_members}, and its idle recovery channel is not
+   * stopped replication.
+   */
+  private static final String ASYNC_CHANNEL = "CHANNEL_NAME NOT LIKE 'group\\_replication\\_%'";
   private static final String STATUS_SQL =
       "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
           + " @@global.read_only OR @@global.super_read_only,"
-          + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status),"
-          + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status WHERE SERVICE_STATE <> 'ON'),"
-          + " (SELECT COUNT(*) FROM performance_schema.replication_applier_status WHERE SERVICE_STATE <> 'ON'),"
+          + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status WHERE " + ASYNC_CHANNEL + "),"
+          + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status WHERE SERVICE_STATE <> 'ON' AND "
+          + ASYNC_CHANNEL + "),"
+          + " (SELECT COUNT(*) FROM performance_schema.replication_applier_status WHERE SERVICE_STATE <> 'ON' AND "
+          + ASYNC_CHANNEL + "),"
           + " (SELECT COALESCE(MAX(TIMESTAMPDIFF(MICROSECOND, APPLYING_TRANSACTION_ORIGINAL_COMMIT_TIMESTAMP, NOW(6))), 0)"
           + "   FROM performance_schema.replication_applier_status_by_worker WHERE APPLYING_TRANSACTION <> ''),"
           + " (SELECT MAX(LAST_ERROR_MESSAGE) FROM performance_schema.replication_applier_status_by_worker"
-          + "   WHERE LAST_ERROR_NUMBER <> 0)";
+          + "   WHERE LAST_ERROR_NUMBER <> 0),"
+          + " (SELECT MEMBER_STATE FROM performance_schema.replication_group_members WHERE MEMBER_ID = @@server_uuid)";
   private static final String STATUS_WITHOUT_PS_SQL =
       "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
           + " @@global.read_only OR @@global.super_read_only";
@@ -121,6 +130,7 @@ public final class PhysicalConnection implements AutoCloseable {
         ResultSet rs = statement.executeQuery(STATUS_SQL)) {
       rs.next();
       String error = rs.getString(9);
+      String group = rs.getString(10);
       return new ServerStatus(
           rs.getString(1),
           gtids(rs.getString(3)),
@@ -131,7 +141,8 @@ public final class PhysicalConnection implements AutoCloseable {
           rs.getInt(7) == 0,
           rs.getLong(8) / 1000,
           error == null ? "" : error,
-          true);
+          true,
+          group == null ? "" : group);
     } catch (SQLException e) {
       if (Sql.isConnectionFailure(e)) {
         throw e;
@@ -141,7 +152,7 @@ public final class PhysicalConnection implements AutoCloseable {
         rs.next();
         return new ServerStatus(
             rs.getString(1), gtids(rs.getString(3)), owned(rs.getString(2)), rs.getBoolean(4), 0, true, true, 0, "",
-            false);
+            false, "");
       }
     }
   }

@@ -11,13 +11,17 @@ import dev.ryow.jdbc.gtid.GtidSet;
  * @param gtidOwned {@code @@global.gtid_owned} without thread ids, read just before {@code gtid_executed}
  *     (see {@link ServerPosition})
  * @param readOnly {@code read_only} or {@code super_read_only} is on
- * @param replicaChannels replication channels configured (0 on a server that replicates from nobody)
+ * @param replicaChannels asynchronous replication channels configured (0 on a server that replicates from nobody;
+ *     Group Replication's own channels are not counted)
  * @param receiverRunning every channel's receiver (IO thread) is {@code ON}
  * @param applierRunning every channel's applier (SQL thread) is {@code ON}
  * @param applierLagMillis now minus the original commit time of the oldest transaction being applied
  *     ({@code performance_schema.replication_applier_status_by_worker}); 0 when the applier is idle
  * @param lastError the newest replication error message, empty when none
  * @param healthKnown false when {@code performance_schema} could not be read (only positions are known)
+ * @param groupMemberState this server's {@code MEMBER_STATE} in {@code performance_schema.replication_group_members}
+ *     ({@code ONLINE}, {@code RECOVERING}, {@code OFFLINE}, {@code ERROR}, {@code UNREACHABLE}); empty when it is
+ *     not a Group Replication member
  */
 public record ServerStatus(
     String serverUuid,
@@ -29,13 +33,19 @@ public record ServerStatus(
     boolean applierRunning,
     long applierLagMillis,
     String lastError,
-    boolean healthKnown) {
+    boolean healthKnown,
+    String groupMemberState) {
 
   /** A status whose owned set is empty (nothing being committed). */
   public ServerStatus(String serverUuid, GtidSet gtidExecuted, boolean readOnly, int replicaChannels,
       boolean receiverRunning, boolean applierRunning, long applierLagMillis, String lastError, boolean healthKnown) {
     this(serverUuid, gtidExecuted, GtidSet.EMPTY, readOnly, replicaChannels, receiverRunning, applierRunning,
-        applierLagMillis, lastError, healthKnown);
+        applierLagMillis, lastError, healthKnown, "");
+  }
+
+  /** Whether the server is (or was, and has not been reconfigured) a Group Replication member. */
+  public boolean groupMember() {
+    return !groupMemberState.isEmpty();
   }
 
   /** Its {@code gtid_executed} and {@code gtid_owned}. */

@@ -49,7 +49,7 @@ final class MonotonicFixture {
   /** A poll of {@code e} sent now: {@code gtid_executed} and {@code gtid_owned} (intervals of the primary's uuid). */
   void poll(ReplicaEndpoint e, String uuid, String executed, String owned) {
     tick();
-    e.observe(new ServerStatus(uuid, gtids(executed), gtids(owned), true, 1, true, true, 0, "", true),
+    e.observe(new ServerStatus(uuid, gtids(executed), gtids(owned), true, 1, true, true, 0, "", true, ""),
         e.knownExecuted(), now);
     tick();
   }
@@ -57,7 +57,7 @@ final class MonotonicFixture {
   void pollPrimary(String executed, String owned) {
     tick();
     cluster.primaryExecuted(primary.observePrimary(
-        new ServerStatus(P, gtids(executed), gtids(owned), false, 0, true, true, 0, "", true), now));
+        new ServerStatus(P, gtids(executed), gtids(owned), false, 0, true, true, 0, "", true, ""), now));
     tick();
   }
 }

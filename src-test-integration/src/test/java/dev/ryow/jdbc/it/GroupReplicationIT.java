@@ -1,0 +1,360 @@
+package dev.ryow.jdbc.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ryow.jdbc.RyowConnection;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransientException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The driver against a real single-primary Group Replication group ({@code sandbox/ryow-sandbox --group}):
+ * the URL names member1..member3 with default settings. Where each statement ran is asked of the
+ * server ({@code @@port}); acknowledged writes are looked up on the primary afterwards. Each test
+ * leaves the group with member1..member3 ONLINE (whichever is primary).
+ */
+class GroupReplicationIT {
+  private static final String HOST = "127.0.0.1";
+  private static final int PORT_BASE =
+      Integer.parseInt(System.getenv().getOrDefault("RYOW_SANDBOX_PORT_BASE", "23306"));
+  /** member1..member4: SQL ports base+10..base+13 (see sandbox/README.md, group mode). */
+  private static final List<Integer> MEMBER_PORTS =
+      List.of(PORT_BASE + 10, PORT_BASE + 11, PORT_BASE + 12, PORT_BASE + 13);
+  private static final String URL = "jdbc:ryow:mysql://" + HOST + ":" + MEMBER_PORTS.get(0) + "," + HOST + ":"
+      + MEMBER_PORTS.get(1) + "," + HOST + ":" + MEMBER_PORTS.get(2) + "/ryow?user=ryow&password=ryow";
+  private static final int THREADS = 8;
+  private static final int POOL = 4;
+
+  @BeforeEach
+  void group() throws SQLException {
+    group("start");
+    // member4 is not in the URL; only the test about members outside the URL starts it.
+    group("stop", "member4");
+    try (Connection c = plain(primaryPort()); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS it_group");
+      s.execute("CREATE TABLE it_group (id INT PRIMARY KEY, v INT NOT NULL, port INT NOT NULL)");
+    }
+  }
+
+  @AfterEach
+  void restore() {
+    group("start");
+  }
+
+  @Test
+  void writesRunOnThePrimaryAndReadsOnBothOnlineSecondaries() throws Exception {
+    int primary = primaryPort();
+    Set<Integer> secondaries = new HashSet<>(MEMBER_PORTS.subList(0, 3));
+    secondaries.remove(primary);
+    Map<Integer, Integer> readsByPort = new HashMap<>();
+    // Several connections: a connection keeps its reads on one secondary (monotonic reads), the next starts
+    // its round robin on the next one.
+    for (int conn = 0; conn < 6; conn++) {
+      try (Connection c = DriverManager.getConnection(URL);
+          PreparedStatement w = c.prepareStatement("INSERT INTO it_group (id, v, port) VALUES (?, ?, @@port)");
+          PreparedStatement r = c.prepareStatement("SELECT v, @@port FROM it_group WHERE id = ?")) {
+        awaitInRotation(c, 2);
+        for (int i = 1; i <= 10; i++) {
+          int id = conn * 10 + i;
+          w.setInt(1, id);
+          w.setInt(2, id * 7);
+          w.executeUpdate();
+          r.setInt(1, id);
+          try (ResultSet rs = r.executeQuery()) {
+            assertThat(rs.next()).as("row %d read back", id).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(id * 7);
+            readsByPort.merge(rs.getInt(2), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    assertThat(readsByPort.keySet()).as("servers that answered the reads").isEqualTo(secondaries);
+    try (Connection p = plain(primary); Statement s = p.createStatement();
+        ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(port), MAX(port) FROM it_group")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isEqualTo(60);
+      assertThat(rs.getInt(2)).as("port that ran every write").isEqualTo(primary);
+      assertThat(rs.getInt(3)).isEqualTo(primary);
+    }
+  }
+
+  @Test
+  void aMemberThatLeavesIsTakenOutOfRotationAndComesBackWhenItRejoins() throws Exception {
+    int primary = primaryPort();
+    int leaving = MEMBER_PORTS.subList(0, 3).stream().filter(p -> p != primary).findFirst().orElseThrow();
+    String member = "member" + (MEMBER_PORTS.indexOf(leaving) + 1);
+    try (Connection c = DriverManager.getConnection(URL)) {
+      awaitInRotation(c, 2);
+      group("leave", member);
+      awaitInRotation(c, 1);
+      assertThat(c.unwrap(RyowConnection.class).clusterMetrics().replicaStates())
+          .contains("group member state OFFLINE");
+      assertThat(readPorts(c, 40)).as("ports that answered reads while %s was OFFLINE", member)
+          .doesNotContain(leaving).doesNotContain(primary).hasSize(1);
+      group("join", member);
+      awaitInRotation(c, 2);
+      assertThat(readPorts(c, 60)).as("ports that answered reads after %s rejoined", member).contains(leaving);
+    }
+  }
+
+  @Test
+  void plannedSwitchWritesMoveToTheNewPrimaryWithNoStaleReadAndNoLostWrite() throws Exception {
+    int old = primaryPort();
+    int target = MEMBER_PORTS.subList(0, 3).stream().filter(p -> p != old).findFirst().orElseThrow();
+    Workload w = runThrough(() -> group("switchover", "member" + (MEMBER_PORTS.indexOf(target) + 1)));
+    w.report("planned switch " + old + " -> " + target);
+    assertThat(primaryPort()).isEqualTo(target);
+    w.assertSafe(target);
+    assertThat(w.writesAfterEventOn.keySet()).as("ports of writes acknowledged after the switch").containsOnly(target);
+  }
+
+  @Test
+  void primaryKilledWritesResumeOnTheElectedPrimaryWithNoStaleReadAndNoLostWrite() throws Exception {
+    int old = primaryPort();
+    String[] killed = new String[1];
+    Workload w = runThrough(() -> killed[0] = group("kill-primary").strip().lines().reduce((a, b) -> b).orElseThrow());
+    int elected = primaryPort();
+    w.report("kill -9 of the primary " + old + " (" + killed[0] + "), elected " + elected);
+    assertThat(elected).isNotEqualTo(old);
+    w.assertSafe(elected);
+    assertThat(w.writesAfterEventOn.keySet()).as("ports of writes acknowledged after the kill").containsOnly(elected);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** A pooled read-after-write workload (HikariCP, default settings) through one event. */
+  private static final class Workload {
+    final AtomicBoolean stop = new AtomicBoolean();
+    final AtomicBoolean eventDone = new AtomicBoolean();
+    final AtomicInteger ids = new AtomicInteger();
+    final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
+    /** Writes that began after the event and were acknowledged. */
+    final Set<Integer> acknowledgedAfter = ConcurrentHashMap.newKeySet();
+    /** Where those ran, as the rows say ({@code @@port} of the server that executed the INSERT). */
+    final Map<Integer, Integer> writesAfterEventOn = new HashMap<>();
+    final AtomicLong reads = new AtomicLong();
+    final AtomicLong stale = new AtomicLong();
+    final AtomicLong refused = new AtomicLong();
+    final ConcurrentLinkedQueue<String> writeErrors = new ConcurrentLinkedQueue<>();
+    final ConcurrentLinkedQueue<String> readErrors = new ConcurrentLinkedQueue<>();
+    volatile long eventStartNanos;
+    volatile long firstWriteAfterNanos;
+    /** When each write was acknowledged ({@link System#nanoTime()}): the longest gap is how long writes stopped. */
+    final ConcurrentLinkedQueue<Long> ackNanos = new ConcurrentLinkedQueue<>();
+
+    long longestWriteGapMillis() {
+      long[] t = ackNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+      long gap = 0;
+      for (int i = 1; i < t.length; i++) {
+        gap = Math.max(gap, t[i] - t[i - 1]);
+      }
+      return TimeUnit.NANOSECONDS.toMillis(gap);
+    }
+
+    void report(String what) {
+      long resume = firstWriteAfterNanos == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(firstWriteAfterNanos - eventStartNanos);
+      System.out.printf("GROUP %s: writes stopped for %d ms at most (longest gap between acknowledged writes);"
+          + " first write acknowledged %d ms after the event began; acknowledged writes %d, reads %d,"
+          + " stale %d, reads refused %d, write errors %d (%s), read errors %d (%s)%n", what, longestWriteGapMillis(), resume,
+          acknowledged.size(), reads.get(), stale.get(), refused.get(), writeErrors.size(),
+          writeErrors.stream().map(GroupReplicationIT::firstLine).distinct().limit(3).toList(), readErrors.size(),
+          readErrors.stream().map(GroupReplicationIT::firstLine).distinct().limit(3).toList());
+    }
+
+    void assertSafe(int primary) throws SQLException {
+      assertThat(stale.get()).as("stale reads").isZero();
+      assertThat(acknowledgedAfter).as("writes acknowledged after the event").isNotEmpty();
+      Set<Integer> found = new HashSet<>();
+      try (Connection c = plain(primary); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT id, port FROM it_group")) {
+        while (rs.next()) {
+          found.add(rs.getInt(1));
+          if (acknowledgedAfter.contains(rs.getInt(1))) {
+            writesAfterEventOn.merge(rs.getInt(2), 1, Integer::sum);
+          }
+        }
+      }
+      Set<Integer> lost = new HashSet<>(acknowledged);
+      lost.removeAll(found);
+      assertThat(lost).as("acknowledged writes missing on the new primary").isEmpty();
+    }
+  }
+
+  interface Event {
+    void run() throws Exception;
+  }
+
+  private static Workload runThrough(Event event) throws Exception {
+    Workload w = new Workload();
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(URL);
+    config.setMaximumPoolSize(POOL);
+    config.setMinimumIdle(POOL);
+    config.setConnectionTimeout(30_000);
+    ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      try (Connection c = pool.getConnection()) {
+        awaitInRotation(c, 2);
+      }
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        futures.add(threads.submit(() -> work(pool, w)));
+      }
+      Thread.sleep(3_000);
+      w.eventStartNanos = System.nanoTime();
+      event.run();
+      w.eventDone.set(true);
+      // Until writes resumed and ran for 3 s more (bounded: 60 s without a write fails the test).
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (w.firstWriteAfterNanos == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      Thread.sleep(3_000);
+      w.stop.set(true);
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+    return w;
+  }
+
+  private static Void work(HikariDataSource pool, Workload w) throws InterruptedException {
+    while (!w.stop.get()) {
+      int id = w.ids.incrementAndGet();
+      boolean after = w.eventDone.get();
+      try (Connection c = pool.getConnection()) {
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO it_group (id, v, port) VALUES (?, ?, @@port)")) {
+          p.setInt(1, id);
+          p.setInt(2, id * 3);
+          p.executeUpdate();
+        } catch (SQLException e) {
+          w.writeErrors.add(e.getSQLState() + " " + e.getMessage());
+          Thread.sleep(20);
+          continue;
+        }
+        w.acknowledged.add(id);
+        w.ackNanos.add(System.nanoTime());
+        if (after) {
+          if (w.firstWriteAfterNanos == 0) {
+            w.firstWriteAfterNanos = System.nanoTime();
+          }
+          w.acknowledgedAfter.add(id);
+        }
+      } catch (SQLException e) {
+        w.writeErrors.add(e.getSQLState() + " " + e.getMessage());
+        Thread.sleep(20);
+        continue;
+      }
+      // The read on another pooled connection: the JVM-wide default must still show the write.
+      try (Connection c = pool.getConnection();
+          PreparedStatement r = c.prepareStatement("SELECT v FROM it_group WHERE id = ?")) {
+        r.setInt(1, id);
+        try (ResultSet rs = r.executeQuery()) {
+          w.reads.incrementAndGet();
+          if (!rs.next() || rs.getInt(1) != id * 3) {
+            w.stale.incrementAndGet();
+          }
+        }
+      } catch (SQLTransientException e) {
+        w.refused.incrementAndGet();
+      } catch (SQLException e) {
+        w.readErrors.add(e.getSQLState() + " " + e.getMessage());
+      }
+      Thread.sleep(5);
+    }
+    return null;
+  }
+
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    String line = nl < 0 ? s : s.substring(0, nl);
+    return line.length() > 160 ? line.substring(0, 160) : line;
+  }
+
+  private static Set<Integer> readPorts(Connection c, int reads) throws SQLException {
+    Set<Integer> ports = new HashSet<>();
+    try (Statement s = c.createStatement()) {
+      for (int i = 0; i < reads; i++) {
+        try (ResultSet rs = s.executeQuery("SELECT @@port FROM it_group LIMIT 1")) {
+          ports.add(rs.next() ? rs.getInt(1) : readPortWithoutRows(s));
+        }
+      }
+    }
+    return ports;
+  }
+
+  private static int readPortWithoutRows(Statement s) throws SQLException {
+    try (ResultSet rs = s.executeQuery("SELECT @@port")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  /** Blocks (up to 30 s) until the cluster of {@code c} has exactly {@code n} replicas in rotation. */
+  private static void awaitInRotation(Connection c, int n) throws SQLException, InterruptedException {
+    RyowConnection r = c.unwrap(RyowConnection.class);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (r.clusterMetrics().replicasInRotation() != n) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("replicas in rotation after 30 s: " + r.clusterMetrics().replicasInRotation()
+            + ", expected " + n + " (" + r.clusterMetrics().replicaStates() + ")");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** The port of the member that is PRIMARY and ONLINE now, asked of the first member that answers. */
+  private static int primaryPort() throws SQLException {
+    SQLException last = null;
+    for (int port : MEMBER_PORTS) {
+      try (Connection c = plain(port); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT MEMBER_PORT FROM performance_schema.replication_group_members"
+              + " WHERE MEMBER_ROLE = 'PRIMARY' AND MEMBER_STATE = 'ONLINE'")) {
+        if (rs.next()) {
+          return rs.getInt(1);
+        }
+      } catch (SQLException e) {
+        last = e;
+      }
+    }
+    throw new AssertionError("no member reports an ONLINE primary", last);
+  }
+
+  private static Connection plain(int port) throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:mysql://" + HOST + ":" + port + "/ryow?allowPublicKeyRetrieval=true", "ryow", "ryow");
+  }
+
+  private static String group(String... args) {
+    String[] full = new String[args.length + 1];
+    full[0] = "--group";
+    System.arraycopy(args, 0, full, 1, args.length);
+    return Sandbox.run(full);
+  }
+}
