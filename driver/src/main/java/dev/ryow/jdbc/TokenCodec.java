@@ -2,6 +2,7 @@ package dev.ryow.jdbc;
 
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.config.RyowProperty;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.MalformedGtidSetException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Function;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
@@ -36,10 +38,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe. Tokens reach servers only as bound parameters.
  */
 public final class TokenCodec {
-  /** Default longest token, in characters. */
-  public static final int DEFAULT_MAX_LENGTH = 2048;
-  /** Default most intervals in a token. */
-  public static final int DEFAULT_MAX_INTERVALS = 64;
+  /** Default longest token, in characters: the default of {@code ryow.tokenMaxLength}. */
+  public static final int DEFAULT_MAX_LENGTH = RyowProperties.TOKEN_MAX_LENGTH.defaultValue();
+  /** Default most intervals in a token: the default of {@code ryow.tokenMaxIntervals}. */
+  public static final int DEFAULT_MAX_INTERVALS = RyowProperties.TOKEN_MAX_INTERVALS.defaultValue();
   /** Unsigned tokens with the default bounds. */
   public static final TokenCodec DEFAULT = new TokenCodec(DEFAULT_MAX_LENGTH, DEFAULT_MAX_INTERVALS, null);
 
@@ -56,19 +58,51 @@ public final class TokenCodec {
   private final int maxIntervals;
   private final byte @Nullable [] key;
 
+  /** Bounds already checked by their properties ({@link #of}, {@link #fromSettings}). */
   private TokenCodec(int maxLength, int maxIntervals, byte @Nullable [] key) {
-    if (maxLength < 1 || maxIntervals < 1) {
-      throw new IllegalArgumentException("token bounds must be positive");
-    }
     this.maxLength = maxLength;
     this.maxIntervals = maxIntervals;
     this.key = key == null ? null : key.clone();
   }
 
-  /** A codec with the given bounds; {@code key} null or empty means unsigned tokens. */
+  /**
+   * A codec with the given bounds; {@code key} null or empty means unsigned tokens. Each value is
+   * checked against its property ({@code ryow.tokenMaxLength}, {@code ryow.tokenMaxIntervals},
+   * {@code ryow.tokenKey}) exactly as in a URL.
+   *
+   * @throws IllegalArgumentException a value outside its property's bounds, with the message a URL gets
+   */
   public static TokenCodec of(int maxLength, int maxIntervals, @Nullable String key) {
+    return checked(
+        Integer.toString(maxLength), Integer.toString(maxIntervals), key == null ? "" : key);
+  }
+
+  /**
+   * The codec that {@code ryow.token*} settings given as text describe, e.g. a servlet filter's init
+   * parameters: each is parsed and validated by its property exactly as in a URL; an absent setting
+   * ({@code settings} answers null) has its default.
+   *
+   * @param settings the text of a setting by its name ({@code ryow.tokenMaxLength}...), or null
+   * @throws IllegalArgumentException a value the URL would refuse, with the same message
+   */
+  public static TokenCodec fromSettings(Function<String, @Nullable String> settings) {
+    return checked(
+        text(settings, RyowProperties.TOKEN_MAX_LENGTH),
+        text(settings, RyowProperties.TOKEN_MAX_INTERVALS),
+        text(settings, RyowProperties.TOKEN_KEY));
+  }
+
+  private static String text(Function<String, @Nullable String> settings, RyowProperty<?> property) {
+    String text = settings.apply(property.name());
+    return text == null ? property.defaultText() : text;
+  }
+
+  private static TokenCodec checked(String maxLength, String maxIntervals, String key) {
+    String secret = RyowProperties.TOKEN_KEY.parse(key);
     return new TokenCodec(
-        maxLength, maxIntervals, key == null || key.isEmpty() ? null : key.getBytes(StandardCharsets.UTF_8));
+        RyowProperties.TOKEN_MAX_LENGTH.parse(maxLength),
+        RyowProperties.TOKEN_MAX_INTERVALS.parse(maxIntervals),
+        secret.isEmpty() ? null : secret.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The codec a {@code jdbc:ryow:} configuration describes ({@code ryow.token*} properties). */

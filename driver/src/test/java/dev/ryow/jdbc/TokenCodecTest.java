@@ -196,4 +196,19 @@ class TokenCodecTest {
         Arbitraries.integers().between(1, 1000).map(n -> A + ":1-" + n),
         Arbitraries.integers().between(1, 1000).map(n -> SIGNED.encode(GtidSet.parse(A + ":1-" + n))));
   }
+
+  @Test
+  void boundsAndKeyAreCheckedByTheirPropertiesAsInAUrl() {
+    assertThatThrownBy(() -> TokenCodec.of(2048, 64, "abc"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Invalid value for ryow.tokenKey: ")
+        .hasMessageNotContaining("abc");
+    assertThatThrownBy(() -> TokenCodec.of(10, 64, null)).hasMessageStartingWith("Invalid value for ryow.tokenMaxLength: ");
+    assertThatThrownBy(() -> TokenCodec.of(2048, 0, null))
+        .hasMessageStartingWith("Invalid value for ryow.tokenMaxIntervals: ");
+    assertThat(TokenCodec.DEFAULT_MAX_LENGTH).isEqualTo(dev.ryow.jdbc.config.RyowProperties.TOKEN_MAX_LENGTH.defaultValue());
+    assertThat(TokenCodec.fromSettings(name -> null).signed()).isFalse();
+    assertThat(TokenCodec.fromSettings(name -> name.equals("ryow.tokenKey") ? "a-key-of-sixteen-chars" : null).signed())
+        .isTrue();
+  }
 }

@@ -56,8 +56,13 @@ public final class RyowProperty<T> {
     return type.describe();
   }
 
-  /** Parses a user-supplied value; the exception message names this property. */
-  T parse(String text) {
+  /**
+   * Parses and validates a user-supplied value as a URL's would be (type, bounds, choices).
+   *
+   * @throws IllegalArgumentException {@code Invalid value for <name>: …}, the message a URL gets; it never
+   *     quotes the value
+   */
+  public T parse(String text) {
     try {
       return type.parse(text);
     } catch (IllegalArgumentException e) {

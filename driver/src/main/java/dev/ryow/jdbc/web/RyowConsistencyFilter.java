@@ -4,6 +4,7 @@ import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.InvalidTokenException;
 import dev.ryow.jdbc.TokenCodec;
+import dev.ryow.jdbc.config.RyowProperties;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -43,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * {@code latest}, {@code connection} or {@code none}; by default none is imposed and the scope adds its
  * token to the connections' configured mode, {@code jvm} unless set otherwise), and the token settings
  * {@code ryow.tokenMaxLength}, {@code ryow.tokenMaxIntervals}, {@code ryow.tokenKey} with the same
- * meaning as in the JDBC URL. Init parameters that are absent leave the configuration in code as it is.
+ * meaning, bounds and error messages as in the JDBC URL (parsed by their properties; when one is given,
+ * the others absent have their defaults). Init parameters that are absent leave the configuration in
+ * code as it is.
  */
 public final class RyowConsistencyFilter implements Filter {
   /** The default request and response header. */
@@ -170,13 +173,11 @@ public final class RyowConsistencyFilter implements Filter {
         throw new ServletException("consistency must be one of scope, jvm, latest, connection, none, not '" + mode + "'", e);
       }
     }
-    if (config.getInitParameter("ryow.tokenMaxLength") != null || config.getInitParameter("ryow.tokenMaxIntervals") != null
-        || config.getInitParameter("ryow.tokenKey") != null) {
+    if (config.getInitParameter(RyowProperties.TOKEN_MAX_LENGTH.name()) != null
+        || config.getInitParameter(RyowProperties.TOKEN_MAX_INTERVALS.name()) != null
+        || config.getInitParameter(RyowProperties.TOKEN_KEY.name()) != null) {
       try {
-        codec = TokenCodec.of(
-            intParameter(config, "ryow.tokenMaxLength", TokenCodec.DEFAULT_MAX_LENGTH),
-            intParameter(config, "ryow.tokenMaxIntervals", TokenCodec.DEFAULT_MAX_INTERVALS),
-            config.getInitParameter("ryow.tokenKey"));
+        codec = TokenCodec.fromSettings(config::getInitParameter);
       } catch (IllegalArgumentException e) {
         throw new ServletException("Bad token setting for " + getClass().getSimpleName() + ": " + e.getMessage(), e);
       }

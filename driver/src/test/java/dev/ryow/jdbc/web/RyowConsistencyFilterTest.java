@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.TokenCodec;
+import dev.ryow.jdbc.config.ConfigException;
+import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.gtid.GtidSet;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -19,6 +21,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -227,5 +230,53 @@ class RyowConsistencyFilterTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> new RyowConsistencyFilter().init(initParameters(Map.of("consistency", "eventual"))))
         .hasMessageContaining("consistency must be one of");
+  }
+
+  /** The message a {@code jdbc:ryow:} URL gets for {@code key=value}. */
+  private static String urlMessage(String key, String value) {
+    String url = "jdbc:ryow:mysql://h1:3306,h2:3306/db?" + key + "=" + value;
+    return org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class,
+        () -> RyowConfig.from(url, new Properties())).getMessage();
+  }
+
+  @Test
+  void tokenSettingsInInitParametersAreCheckedByThePropertyTableAsInAUrl() {
+    // Before: the filter parsed them by name without the table's bounds; a 3-character key was accepted
+    // (tokens signed with it), refused in a URL.
+    Map<String, String> bad = new LinkedHashMap<>();
+    bad.put("ryow.tokenKey", "abc");
+    bad.put("ryow.tokenMaxLength", "10");
+    bad.put("ryow.tokenMaxIntervals", "0");
+    bad.put("ryow.tokenMaxLength ", "x");
+    for (Map.Entry<String, String> e : bad.entrySet()) {
+      String key = e.getKey().strip();
+      String inUrl = urlMessage(key, e.getValue());
+      assertThat(inUrl).startsWith("Invalid value for " + key + ": ");
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> new RyowConsistencyFilter().init(initParameters(Map.of(key, e.getValue()))))
+          .isInstanceOf(jakarta.servlet.ServletException.class)
+          .hasMessage("Bad token setting for RyowConsistencyFilter: " + inUrl);
+    }
+    assertThat(urlMessage("ryow.tokenKey", "abc")).doesNotContain("abc");
+  }
+
+  @Test
+  void validTokenInitParametersConfigureTheCodec() throws Exception {
+    RyowConsistencyFilter filter = new RyowConsistencyFilter();
+    filter.init(initParameters(Map.of("ryow.tokenKey", "a-key-of-sixteen-chars", "invalidToken", "reject")));
+    AtomicInteger error = new AtomicInteger();
+    filter.doFilter(request(A + ":1"), response(new LinkedHashMap<>(), new ArrayList<>(), error), (req, resp) -> { });
+    assertThat(error.get()).as("an unsigned token is rejected by the signed codec").isEqualTo(400);
+
+    RyowConsistencyFilter bounded = new RyowConsistencyFilter();
+    bounded.init(initParameters(Map.of("ryow.tokenMaxIntervals", "1", "invalidToken", "reject")));
+    AtomicInteger served = new AtomicInteger();
+    AtomicInteger tooMany = new AtomicInteger();
+    bounded.doFilter(request(A + ":1"), response(new LinkedHashMap<>(), new ArrayList<>(), new AtomicInteger()),
+        (req, resp) -> served.incrementAndGet());
+    bounded.doFilter(request(A + ":1," + B + ":1"), response(new LinkedHashMap<>(), new ArrayList<>(), tooMany),
+        (req, resp) -> served.incrementAndGet());
+    assertThat(served.get()).as("the one-interval token is served").isEqualTo(1);
+    assertThat(tooMany.get()).as("two intervals exceed ryow.tokenMaxIntervals=1").isEqualTo(400);
   }
 }
