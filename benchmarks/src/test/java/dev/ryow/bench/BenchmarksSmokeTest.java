@@ -8,6 +8,7 @@ import dev.ryow.bench.stub.StubCluster;
 import dev.ryow.bench.stub.StubDriver;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
+import dev.ryow.jdbc.server.ServerStatus;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -187,6 +188,24 @@ class BenchmarksSmokeTest {
         assertThat(ryow.lastServerRole()).isEqualTo(ServerRole.PRIMARY);
       }
     }
+  }
+
+  @Test
+  void theStubAnswersThePollersQueriesAsMySqlDoes() throws Exception {
+    StubCluster stub = new StubCluster();
+    try (Connection c = stub.ryow(); Statement s = c.createStatement()) {
+      s.executeUpdate(WrapperOverheadBenchmark.UPDATE);
+    }
+    ServerStatus primary = stub.status(true);
+    assertThat(primary.gtidExecuted().toString()).as("the primary's gtid_executed after one write")
+        .isEqualTo(StubDriver.PRIMARY_UUID + ":1-2");
+    assertThat(primary.readOnly()).isFalse();
+    assertThat(primary.replicaChannels()).isZero();
+    ServerStatus replica = stub.status(false);
+    assertThat(replica.readOnly()).isTrue();
+    assertThat(replica.replicaChannels()).isEqualTo(1);
+    assertThat(replica.receiverRunning() && replica.applierRunning()).isTrue();
+    assertThat(stub.primaryPosition().executed()).isEqualTo(primary.gtidExecuted());
   }
 
   @Test

@@ -15,7 +15,7 @@ final class Answer {
     Arrays.fill(MANY, new Object[] {42});
   }
 
-  private enum Shape { ROWS, PROBE, STATUS, EXECUTED, DATABASE, WRITE, OTHER }
+  private enum Shape { ROWS, PROBE, STATUS, POSITION, EXECUTED, DATABASE, WRITE, OTHER }
 
   private final Shape shape;
   private final Object[][] rows;
@@ -31,8 +31,11 @@ final class Answer {
     if (s.startsWith("SELECT @@global.gtid_mode")) {
       return new Answer(Shape.PROBE, null);
     }
-    if (s.startsWith("SELECT @@server_uuid, @@global.gtid_executed")) {
+    if (s.startsWith("SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed")) {
       return new Answer(Shape.STATUS, null);
+    }
+    if (s.equals("SELECT @@global.gtid_owned, @@global.gtid_executed")) {
+      return new Answer(Shape.POSITION, null);
     }
     if (s.equals("SELECT @@global.gtid_executed")) {
       return new Answer(Shape.EXECUTED, null);
@@ -75,8 +78,9 @@ final class Answer {
       case PROBE -> new Object[][] {
         {"ON", "OWN_GTID", c.primary ? StubDriver.PRIMARY_UUID : StubDriver.REPLICA_UUID, c.port, c.primary ? 0 : 1}};
       case STATUS -> new Object[][] {
-        {c.primary ? StubDriver.PRIMARY_UUID : StubDriver.REPLICA_UUID, c.cluster.executedText(), c.primary ? 0 : 1,
+        {c.primary ? StubDriver.PRIMARY_UUID : StubDriver.REPLICA_UUID, "", c.cluster.executedText(), c.primary ? 0 : 1,
           c.primary ? 0 : 1, 0, 0, 0L, null}};
+      case POSITION -> new Object[][] {{"", c.cluster.executedText()}};
       case EXECUTED -> new Object[][] {{c.cluster.executedText()}};
       case DATABASE -> new Object[][] {{c.getDatabase()}};
       case WRITE, OTHER -> new Object[0][];

@@ -4,6 +4,9 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ServerPosition;
+import dev.ryow.jdbc.server.ServerStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -43,6 +46,20 @@ public final class StubCluster {
   /** A {@code jdbc:ryow:} logical connection over stub connections. */
   public Connection ryow() throws SQLException {
     return LogicalConnection.open(cluster, config, connector);
+  }
+
+  /** What ryow's poller reads from the stub primary, or the stub replica, over a monitor connection. */
+  public ServerStatus status(boolean primary) throws SQLException {
+    try (PhysicalConnection monitor = connector.openMonitor(config, primary ? config.primary() : config.replicas().get(0))) {
+      return monitor.readStatus();
+    }
+  }
+
+  /** What ryow reads on demand ({@code gtid_owned}, {@code gtid_executed}) from the stub primary. */
+  public ServerPosition primaryPosition() throws SQLException {
+    try (PhysicalConnection monitor = connector.openMonitor(config, config.primary())) {
+      return monitor.readPosition();
+    }
   }
 
   /** The cluster's classification cache holds {@code sql} (what the smoke test checks for prepared statements). */
