@@ -98,7 +98,75 @@ public final class GtidSet {
           maxLength,
           "text is longer than maxLength=" + maxLength + " characters");
     }
-    return new Parser(text, maxIntervals).parse();
+    GtidSet single = maxIntervals > 0 ? singleInterval(text) : null;
+    return single != null ? single : new Parser(text, maxIntervals).parse();
+  }
+
+  /**
+   * The set of {@code text} when it is exactly {@code uuid:n} or {@code uuid:n-m} (what the primary
+   * reports in each OK packet, and a quiet server's {@code gtid_executed}), without the general
+   * parser's bookkeeping; null for anything else, which the general parser then reads (and
+   * reports errors of).
+   */
+  private static @Nullable GtidSet singleInterval(CharSequence text) {
+    final int len = text.length();
+    if (len < 38 || text.charAt(36) != ':') {
+      return null;
+    }
+    long hi = 0;
+    long lo = 0;
+    for (int i = 0; i < 36; i++) {
+      char c = text.charAt(i);
+      if (i == 8 || i == 13 || i == 18 || i == 23) {
+        if (c != '-') {
+          return null;
+        }
+        continue;
+      }
+      int v = Parser.hexValue(c);
+      if (v < 0) {
+        return null;
+      }
+      if (i < 18) {
+        hi = hi << 4 | v;
+      } else {
+        lo = lo << 4 | v;
+      }
+    }
+    int pos = 37;
+    long start = 0;
+    int digits = pos;
+    while (pos < len) {
+      int d = text.charAt(pos) - '0';
+      if (d < 0 || d > 9 || start > (MAX_GNO - d) / 10) {
+        break;
+      }
+      start = start * 10 + d;
+      pos++;
+    }
+    if (pos == digits || text.charAt(digits) == '0') {
+      return null;
+    }
+    long end = start;
+    if (pos < len) {
+      if (text.charAt(pos) != '-') {
+        return null;
+      }
+      digits = ++pos;
+      end = 0;
+      while (pos < len) {
+        int d = text.charAt(pos) - '0';
+        if (d < 0 || d > 9 || end > (MAX_GNO - d) / 10) {
+          return null;
+        }
+        end = end * 10 + d;
+        pos++;
+      }
+      if (pos == digits || text.charAt(digits) == '0' || end < start) {
+        return null;
+      }
+    }
+    return new GtidSet(new Source[] {new Source(hi, lo, "", new long[] {start, end})});
   }
 
   /**
@@ -118,7 +186,7 @@ public final class GtidSet {
     }
     Source[] a = sources;
     Source[] b = other.sources;
-    Source[] out = new Source[a.length + b.length];
+    Source[] out = new Source[distinctKeys(a, b)];
     int i = 0;
     int j = 0;
     int n = 0;
@@ -138,7 +206,25 @@ public final class GtidSet {
     while (j < b.length) {
       out[n++] = b[j++];
     }
-    return new GtidSet(n == out.length ? out : Arrays.copyOf(out, n));
+    return new GtidSet(out);
+  }
+
+  /** How many different (UUID, tag) keys two sorted source arrays hold together. */
+  private static int distinctKeys(Source[] a, Source[] b) {
+    int i = 0;
+    int j = 0;
+    int n = 0;
+    while (i < a.length && j < b.length) {
+      int cmp = compareKeys(a[i], b[j]);
+      if (cmp <= 0) {
+        i++;
+      }
+      if (cmp >= 0) {
+        j++;
+      }
+      n++;
+    }
+    return n + (a.length - i) + (b.length - j);
   }
 
   /**
@@ -148,7 +234,8 @@ public final class GtidSet {
    * intervals long instead of growing by one interval per write.
    *
    * @param executed GTIDs known to be executed (for example a server's {@code gtid_executed})
-   * @return {@code this} (no allocation) when nothing is added, else a new set
+   * @return {@code this} (no allocation) when nothing is added, {@code executed} itself (no allocation)
+   *     when the result equals it, else a new set
    */
   public GtidSet filledFrom(GtidSet executed) {
     Objects.requireNonNull(executed, "executed");
@@ -172,9 +259,27 @@ public final class GtidSet {
       if (out == null) {
         out = mine.clone();
       }
-      out[i] = new Source(s.hi, s.lo, s.tag, unionRanges(s.ranges, below));
+      // Usually the executed set has all of this source (one's own GTIDs are executed): share it.
+      out[i] = below == theirs[j].ranges && containsRanges(below, s.ranges)
+          ? theirs[j]
+          : new Source(s.hi, s.lo, s.tag, unionRanges(s.ranges, below));
     }
-    return out == null ? this : new GtidSet(out);
+    if (out == null) {
+      return this;
+    }
+    return sameSources(out, theirs) ? executed : new GtidSet(out);
+  }
+
+  private static boolean sameSources(Source[] a, Source[] b) {
+    if (a.length != b.length) {
+      return false;
+    }
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] != b[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -404,7 +509,7 @@ public final class GtidSet {
 
   /** Merges two canonical range arrays, coalescing overlapping and adjacent intervals. */
   private static long[] unionRanges(long[] a, long[] b) {
-    long[] out = new long[a.length + b.length];
+    long[] out = new long[unionLength(a, b)];
     int i = 0;
     int j = 0;
     int n = 0;
@@ -428,7 +533,35 @@ public final class GtidSet {
         out[n++] = end;
       }
     }
-    return n == out.length ? out : Arrays.copyOf(out, n);
+    return out;
+  }
+
+  /** The length of {@link #unionRanges}{@code (a, b)}, counted without allocating. */
+  private static int unionLength(long[] a, long[] b) {
+    int i = 0;
+    int j = 0;
+    int n = 0;
+    long last = 0;
+    while (i < a.length || j < b.length) {
+      long start;
+      long end;
+      if (j == b.length || i < a.length && a[i] <= b[j]) {
+        start = a[i];
+        end = a[i + 1];
+        i += 2;
+      } else {
+        start = b[j];
+        end = b[j + 1];
+        j += 2;
+      }
+      if (n > 0 && start <= last + 1) {
+        last = Math.max(last, end);
+      } else {
+        n += 2;
+        last = end;
+      }
+    }
+    return n;
   }
 
   /** The intervals of one (UUID, tag). */
@@ -759,7 +892,7 @@ public final class GtidSet {
       return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
     }
 
-    private static int hexValue(char c) {
+    static int hexValue(char c) {
       if (c >= '0' && c <= '9') {
         return c - '0';
       }

@@ -229,6 +229,52 @@ class GtidSetTest {
   }
 
   @Test
+  void filledFromSharesTheExecutedSetWhenItHoldsEverythingBelow() {
+    GtidSet executed = GtidSet.parse(A + ":1-12");
+    assertThat(GtidSet.parse(A + ":12").filledFrom(executed)).isSameAs(executed);
+    assertThat(GtidSet.parse(A + ":5:12").filledFrom(executed)).isSameAs(executed);
+    GtidSet two = GtidSet.parse(A + ":1-12," + B + ":1-3");
+    assertThat(GtidSet.parse(A + ":12").filledFrom(two)).hasToString(A + ":1-12");
+    assertThat(GtidSet.parse(A + ":12," + B + ":3").filledFrom(two)).isSameAs(two);
+  }
+
+  @ParameterizedTest
+  @MethodSource("singleIntervalTexts")
+  void aSingleIntervalParsesAsInTheGeneralForm(String text) {
+    // A leading blank takes the general parser; the same text without it, the single-interval path.
+    GtidSet general = GtidSet.parse(" " + text);
+    GtidSet direct = GtidSet.parse(text);
+    assertThat(direct).isEqualTo(general).hasToString(general.toString()).hasSameHashCodeAs(general);
+    assertThat(direct.intervalCount()).isEqualTo(1);
+  }
+
+  static Stream<String> singleIntervalTexts() {
+    return Stream.of(A + ":1", A + ":7-7", A + ":1-184467", A.toUpperCase(java.util.Locale.ROOT) + ":9",
+        A + ":" + MAX, A + ":1-" + MAX, F + ":42-43");
+  }
+
+  @ParameterizedTest
+  @MethodSource("almostSingleIntervalTexts")
+  void textsThatOnlyLookLikeOneIntervalGetTheGeneralParsersAnswer(String text) {
+    GtidSet general;
+    try {
+      general = GtidSet.parse(" " + text);
+    } catch (MalformedGtidSetException e) {
+      String problem = e.getMessage().substring(0, e.getMessage().indexOf(" at offset "));
+      assertThatThrownBy(() -> GtidSet.parse(text)).isInstanceOf(MalformedGtidSetException.class)
+          .hasMessageStartingWith(problem + " at offset ");
+      return;
+    }
+    assertThat(GtidSet.parse(text)).isEqualTo(general);
+  }
+
+  static Stream<String> almostSingleIntervalTexts() {
+    return Stream.of(A + ":0", A + ":05", A + ":5-3", A + ":5-", A + ":-5", A + ":5-05", A + ":5x",
+        A + ":9223372036854775807", A + ":1-9223372036854775807", A + ":1:3", A + ":1-3,", A + ":1-3 ",
+        A + ":tag:1", A.replace('-', 'x') + ":1", A.substring(1) + "0:1", A + ":1," + B + ":2");
+  }
+
+  @Test
   void spannedJoinsEachSourceIntoOneInterval() {
     assertThat(GtidSet.parse(A + ":3:7:12:t:1:4," + B + ":5").spanned()).hasToString(A + ":3-12:t:1-4," + B + ":5");
     GtidSet compact = GtidSet.parse(A + ":1-9," + B + ":5");
