@@ -241,6 +241,14 @@ public final class GtidSet {
     Objects.requireNonNull(executed, "executed");
     Source[] mine = sources;
     Source[] theirs = executed.sources;
+    if (mine.length == 1 && theirs.length == 1 && compareKeys(mine[0], theirs[0]) == 0) {
+      // The usual case: one primary's GTIDs; the executed set holding them and nothing above them is the answer.
+      long[] t = theirs[0].ranges;
+      long[] m = mine[0].ranges;
+      if (t[t.length - 1] <= m[m.length - 1] && containsRanges(t, m)) {
+        return containsRanges(m, t) ? this : executed;
+      }
+    }
     Source[] out = null;
     int j = 0;
     for (int i = 0; i < mine.length; i++) {

@@ -233,6 +233,11 @@ class GtidSetTest {
     GtidSet executed = GtidSet.parse(A + ":1-12");
     assertThat(GtidSet.parse(A + ":12").filledFrom(executed)).isSameAs(executed);
     assertThat(GtidSet.parse(A + ":5:12").filledFrom(executed)).isSameAs(executed);
+    GtidSet equal = GtidSet.parse(A + ":1-12");
+    assertThat(equal.filledFrom(executed)).isSameAs(equal);
+    assertThat(GtidSet.parse(A + ":12").filledFrom(GtidSet.parse(A + ":1-20"))).hasToString(A + ":1-12");
+    assertThat(GtidSet.parse(A + ":12:30").filledFrom(GtidSet.parse(A + ":1-20"))).hasToString(A + ":1-20:30");
+    assertThat(GtidSet.parse(A + ":12").filledFrom(GtidSet.parse(A + ":1-5"))).hasToString(A + ":1-5:12");
     GtidSet two = GtidSet.parse(A + ":1-12," + B + ":1-3");
     assertThat(GtidSet.parse(A + ":12").filledFrom(two)).hasToString(A + ":1-12");
     assertThat(GtidSet.parse(A + ":12," + B + ":3").filledFrom(two)).isSameAs(two);
