@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
 public final class Cluster {
   private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
   private static final long DISCOVERY_PAUSE_MILLIS = 100;
+  /**
+   * Group Replication's largest group: the URL's hosts plus vacant places up to this many, for members the
+   * poller finds in {@code replication_group_members} that the URL does not name.
+   */
+  static final int MAX_GROUP_MEMBERS = 9;
 
   private final String name;
   private final RyowConfig config;
@@ -103,6 +108,9 @@ public final class Cluster {
     all.add(new ReplicaEndpoint(config.primary(), 0, maxWaiters));
     for (HostSpec replica : config.replicas()) {
       all.add(new ReplicaEndpoint(replica, all.size(), maxWaiters));
+    }
+    while (all.size() < MAX_GROUP_MEMBERS) {
+      all.add(ReplicaEndpoint.vacant(config.primary(), all.size(), maxWaiters));
     }
     this.servers = List.copyOf(all);
     this.distinct = new DistinctServers(name, servers);
@@ -229,7 +237,10 @@ public final class Cluster {
     return name;
   }
 
-  /** Every server of the URL, in URL order; {@link ReplicaEndpoint#index()} is the position here. */
+  /**
+   * Every server of the URL, in URL order, then the group members found by the poller, then vacant places
+   * ({@link Health#VACANT}, skipped by everything); {@link ReplicaEndpoint#index()} is the position here.
+   */
   public List<ReplicaEndpoint> servers() {
     return servers;
   }
@@ -350,7 +361,7 @@ public final class Cluster {
       writes = writes.union(jvmReads.bound().full());
     }
     for (ReplicaEndpoint e : servers) {
-      if (e != primary && !e.knownExecuted().contains(writes)) {
+      if (e != primary && !e.vacant() && !e.knownExecuted().contains(writes)) {
         return writes;
       }
     }
@@ -521,7 +532,7 @@ public final class Cluster {
     List<ReplicaEndpoint> order = new ArrayList<>(servers.size());
     order.add(primary);
     for (ReplicaEndpoint e : servers) {
-      if (e != primary) {
+      if (e != primary && !e.vacant()) {
         order.add(e);
       }
     }
@@ -555,11 +566,41 @@ public final class Cluster {
   private String hosts() {
     StringBuilder b = new StringBuilder("[");
     for (ReplicaEndpoint e : servers) {
+      if (e.vacant()) {
+        continue;
+      }
       if (b.length() > 1) {
         b.append(", ");
       }
       b.append(e);
     }
     return b.append(']').toString();
+  }
+
+  /**
+   * The poller found a Group Replication member ({@code replication_group_members}, ONLINE or RECOVERING):
+   * unless it is one of the servers already (by {@code server_uuid}, or by address while a server's uuid is
+   * not known yet), it takes the first vacant place, is polled from the next round on and serves reads once
+   * it is ONLINE. Poller only.
+   */
+  void memberFound(String uuid, HostSpec host) {
+    ReplicaEndpoint free = null;
+    for (ReplicaEndpoint e : servers) {
+      if (e.vacant()) {
+        if (free == null) {
+          free = e;
+        }
+      } else if (uuid.equals(e.serverUuid()) || (e.serverUuid() == null && e.host().equals(host))) {
+        return;
+      }
+    }
+    if (free == null) {
+      LOG.debug("[{}] group member {} ({}) found, but every place is taken", name, host, uuid);
+      return;
+    }
+    free.occupy(host);
+    free.identified(uuid);
+    distinct.learned(free, uuid);
+    LOG.info("[{}] group member {} (server_uuid {}) is not in the URL: polled and used from now on", name, host, uuid);
   }
 }

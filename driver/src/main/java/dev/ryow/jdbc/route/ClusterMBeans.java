@@ -87,7 +87,7 @@ public final class ClusterMBeans {
   private static List<ReplicaState> replicaStates(Cluster cluster) {
     ReplicaEndpoint primary = cluster.primaryEndpoint();
     return cluster.servers().stream()
-        .filter(r -> r != primary)
+        .filter(r -> r != primary && !r.vacant())
         .map(r -> new ReplicaState(r.host().address(), r.knownExecuted().toString()))
         .toList();
   }

@@ -4,7 +4,9 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
+import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.GroupMember;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.ServerStatus;
 import dev.ryow.jdbc.server.Sql;
@@ -43,6 +45,8 @@ final class ClusterMonitor {
   private long idleSinceNanos;
   /** The primary's gtid_executed at the previous round: a replica without it is {@linkplain ReplicaEndpoint#behind() behind}. */
   private GtidSet previousPrimaryExecuted = GtidSet.EMPTY;
+  /** The primary's last poll found it a Group Replication member: its group's members are read each round. */
+  private boolean primaryInGroup;
 
   ClusterMonitor(Cluster cluster, RyowConfig config, ConnectorJ connector) {
     this.cluster = cluster;
@@ -142,12 +146,15 @@ final class ClusterMonitor {
     ReplicaEndpoint primary = cluster.primaryEndpoint();
     GtidSet behindUnless = previousPrimaryExecuted;
     previousPrimaryExecuted = pollPrimary(monitors, primary);
+    if (primaryInGroup) {
+      discoverMembers(monitors, primary);
+    }
     long inRotation = 0;
     long out = 0;
     long maxLag = 0;
     StringBuilder states = new StringBuilder();
     for (ReplicaEndpoint e : servers) {
-      if (e == cluster.primaryEndpoint()) {
+      if (e == cluster.primaryEndpoint() || e.vacant()) {
         continue;
       }
       pollReplica(monitors, e, behindUnless);
@@ -173,6 +180,7 @@ final class ClusterMonitor {
       ServerStatus status = poll(monitors, primary);
       cluster.distinctServers().learned(primary, status.serverUuid());
       metrics.positionPolled();
+      primaryInGroup = status.groupMember();
       if (!status.readOnly()) {
         cluster.primaryExecuted(primary.observePrimary(status, polledAt));
         return status.gtidExecuted();
@@ -192,6 +200,25 @@ final class ClusterMonitor {
       LOG.warn("[{}] {}; no writable server found yet: {}", cluster.name(), trouble, e.getMessage());
     }
     return GtidSet.EMPTY;
+  }
+
+  /**
+   * Members of the primary's group that the cluster does not know yet (not in the URL) take vacant places;
+   * members that left stay, judged by their own polls (an OFFLINE or unreachable member is out of rotation).
+   */
+  private void discoverMembers(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
+    List<GroupMember> members;
+    try {
+      members = monitor(monitors, primary).readGroupMembers();
+    } catch (SQLException e) {
+      LOG.debug("[{}] reading the group's members on {} failed: {}", cluster.name(), primary, e.getMessage());
+      return;
+    }
+    for (GroupMember m : members) {
+      if (m.state().equals("ONLINE") || m.state().equals("RECOVERING")) {
+        cluster.memberFound(m.uuid(), new HostSpec(m.host(), m.port()));
+      }
+    }
   }
 
   private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e, GtidSet behindUnless) {

@@ -53,7 +53,7 @@ public final class DistinctServers {
         if (!probed) {
           record(indexOf(connectedHost), connectedUuid);
           for (ReplicaEndpoint e : servers) {
-            if (uuids.get(e.index()) == null) {
+            if (uuids.get(e.index()) == null && !e.vacant()) {
               try (PhysicalConnection c = connector.openMonitor(config, e.host())) {
                 record(e.index(), c.identity().serverUuid());
               } catch (SQLException unreachable) {

@@ -21,7 +21,12 @@ public enum Health {
   /** Connections to it fail; probed again with backoff. */
   UNREACHABLE,
   /** It is the cluster's current primary. */
-  PRIMARY;
+  PRIMARY,
+  /**
+   * A place kept for a Group Replication member the URL does not name, not taken yet: no server behind it,
+   * never polled, read from or written to until a member found in {@code replication_group_members} takes it.
+   */
+  VACANT;
 
   /** Whether reads may wait on it. */
   public boolean inRotation() {
@@ -30,6 +35,6 @@ public enum Health {
 
   /** Whether a read may be sent to it at all (only reads it is known to be able to answer, when out of rotation). */
   public boolean reachable() {
-    return this != UNREACHABLE && this != PRIMARY;
+    return this != UNREACHABLE && this != PRIMARY && this != VACANT;
   }
 }

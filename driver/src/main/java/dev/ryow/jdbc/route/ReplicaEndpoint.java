@@ -17,7 +17,7 @@ public final class ReplicaEndpoint {
   static final long FIRST_BACKOFF_NANOS = 250_000_000L;
   static final long MAX_BACKOFF_NANOS = 5_000_000_000L;
 
-  private final HostSpec host;
+  private volatile HostSpec host;
   private final int index;
   private final AtomicReference<GtidSet> knownExecuted = new AtomicReference<>(GtidSet.EMPTY);
   private final Semaphore waitPermits;
@@ -41,9 +41,28 @@ public final class ReplicaEndpoint {
     this.waitPermits = new Semaphore(maxWaiters);
   }
 
-  /** The server's address as written in the URL. */
+  /** A place for a group member not named in the URL ({@link Health#VACANT}); {@code placeholder} is never contacted. */
+  static ReplicaEndpoint vacant(HostSpec placeholder, int index, int maxWaiters) {
+    ReplicaEndpoint e = new ReplicaEndpoint(placeholder, index, maxWaiters);
+    e.health = Health.VACANT;
+    return e;
+  }
+
+  /** The server's address as written in the URL (or as its group reported it, for a discovered member). */
   public HostSpec host() {
     return host;
+  }
+
+  /** Whether this is a place no server has taken yet ({@link Health#VACANT}). */
+  public boolean vacant() {
+    return health == Health.VACANT;
+  }
+
+  /** A discovered group member takes this vacant place: out of rotation until its first poll. Cluster only. */
+  void occupy(HostSpec member) {
+    host = member;
+    problem = "";
+    health = Health.UNKNOWN;
   }
 
   /** Its position in the URL's host list (0 = the first host). */
@@ -203,7 +222,7 @@ public final class ReplicaEndpoint {
    */
   Health unreachable(String why, long nowNanos) {
     Health previous = health;
-    if (previous == Health.PRIMARY) {
+    if (previous == Health.PRIMARY || previous == Health.VACANT) {
       return previous;
     }
     long backoff = backoffNanos;
@@ -220,6 +239,9 @@ public final class ReplicaEndpoint {
    * unreachable server, probed at the first poll.
    */
   void forgetHealth(long nowNanos) {
+    if (health == Health.VACANT) {
+      return;
+    }
     if (health == Health.UNREACHABLE) {
       probeAtNanos = nowNanos;
     } else if (health != Health.PRIMARY) {

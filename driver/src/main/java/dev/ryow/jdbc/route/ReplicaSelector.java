@@ -62,6 +62,11 @@ public final class ReplicaSelector {
       ReplicaEndpoint[] out,
       long[] keys) {
     int n = servers.size();
+    // Vacant places (group members not found yet) are always the tail: rotate over the servers before them.
+    int live = n;
+    while (live > 1 && servers.get(live - 1).vacant()) {
+      live--;
+    }
     int count = 0;
     boolean preferAhead = required.preferAhead();
     for (int i = 0; i < n; i++) {
@@ -79,7 +84,7 @@ public final class ReplicaSelector {
       } else {
         continue;
       }
-      long rotation = Math.floorMod(e.index() - start, n);
+      long rotation = Math.floorMod(e.index() - start, live);
       long within =
           switch (strategy) {
             case LEAST_WAITS -> ((long) e.waiters() << 16) | rotation;

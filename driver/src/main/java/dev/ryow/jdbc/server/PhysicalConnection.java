@@ -44,6 +44,9 @@ public final class PhysicalConnection implements AutoCloseable {
   private static final String STATUS_WITHOUT_PS_SQL =
       "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
           + " @@global.read_only OR @@global.super_read_only";
+  private static final String GROUP_MEMBERS_SQL =
+      "SELECT MEMBER_ID, MEMBER_HOST, MEMBER_PORT, MEMBER_STATE, MEMBER_ROLE"
+          + " FROM performance_schema.replication_group_members WHERE MEMBER_ID <> ''";
   private static final String LOST_SQL =
       "SELECT GTID_SUBSET(?, @@global.gtid_executed), GTID_SUBTRACT(?, @@global.gtid_executed),"
           + " GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed))";
@@ -155,6 +158,22 @@ public final class PhysicalConnection implements AutoCloseable {
             false, "");
       }
     }
+  }
+
+  /** The group as this member sees it ({@code performance_schema.replication_group_members}). */
+  public java.util.List<GroupMember> readGroupMembers() throws SQLException {
+    java.util.List<GroupMember> members = new java.util.ArrayList<>();
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(GROUP_MEMBERS_SQL)) {
+      while (rs.next()) {
+        String host = rs.getString(2);
+        int port = rs.getInt(3);
+        if (host != null && !host.isEmpty() && port > 0) {
+          members.add(new GroupMember(rs.getString(1), host, port, rs.getString(4), rs.getString(5)));
+        }
+      }
+    }
+    return members;
   }
 
   /**

@@ -122,6 +122,28 @@ class GroupReplicationIT {
   }
 
   @Test
+  void aMemberTheUrlDoesNotNameIsFoundByThePollerAndServesReads() throws Exception {
+    int member4 = MEMBER_PORTS.get(3);
+    try (Connection c = DriverManager.getConnection(URL)) {
+      awaitInRotation(c, 2);
+      group("join", "member4");
+      awaitInRotation(c, 3);
+      assertThat(c.unwrap(RyowConnection.class).clusterMetrics().replicaStates()).contains(HOST + ":" + member4 + "=UP");
+      Set<Integer> ports = new HashSet<>();
+      // A connection keeps its reads on one secondary; new connections start their round robin one further.
+      for (int i = 0; i < 9 && !ports.contains(member4); i++) {
+        try (Connection next = DriverManager.getConnection(URL)) {
+          ports.addAll(readPorts(next, 5));
+        }
+      }
+      assertThat(ports).as("ports that answered reads once member4 (not in the URL) joined").contains(member4)
+          .doesNotContain(primaryPort());
+    } finally {
+      group("stop", "member4");
+    }
+  }
+
+  @Test
   void plannedSwitchWritesMoveToTheNewPrimaryWithNoStaleReadAndNoLostWrite() throws Exception {
     int old = primaryPort();
     int target = MEMBER_PORTS.subList(0, 3).stream().filter(p -> p != old).findFirst().orElseThrow();
