@@ -65,7 +65,7 @@ public final class ReplicaEndpoint {
     health = Health.UNKNOWN;
   }
 
-  /** Its position in the URL's host list (0 = the first host). */
+  /** Its position in the cluster's server list (0 = the URL's first host; then the URL's order, then discovered members). */
   public int index() {
     return index;
   }
