@@ -40,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Like any JDBC connection it is meant for one thread at a time.
  */
-public final class LogicalConnection implements Connection, RyowConnection {
+public final class LogicalConnection implements Connection, RyowConnection, PrimaryCalls {
   private final Session session;
 
   private LogicalConnection(Session session) {
@@ -58,18 +58,27 @@ public final class LogicalConnection implements Connection, RyowConnection {
   }
 
   /** The primary physical connection. */
-  PhysicalConnection primary() {
+  @Override
+  public PhysicalConnection primary() {
     return session.primary();
   }
 
   /** {@link Session#acquire(StatementKind)}. */
-  PhysicalConnection acquire(StatementKind kind) throws SQLException {
+  @Override
+  public PhysicalConnection acquire(StatementKind kind) throws SQLException {
     return session.acquire(kind);
   }
 
   /** {@link Session#completed}. */
-  void completed(StatementKind ranAs, PhysicalConnection on) throws SQLException {
+  @Override
+  public void completed(StatementKind ranAs, PhysicalConnection on) throws SQLException {
     session.completed(ranAs, on);
+  }
+
+  /** {@link Session#linkFailed}: the exception hook of every wrapper. */
+  @Override
+  public void linkFailed(PhysicalConnection on, SQLException e) {
+    session.linkFailed(on, e);
   }
 
   // ---------------------------------------------------------------- RyowConnection
@@ -186,25 +195,24 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public CallableStatement prepareCall(String sql) throws SQLException {
     session.checkOpen();
-    return primaryCall(session.primary().jdbc().prepareCall(sql));
+    PhysicalConnection on = session.primary();
+    return new PrimaryCallableStatement(this, on, on.jdbc().prepareCall(sql));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
     session.checkOpen();
-    return primaryCall(session.primary().jdbc().prepareCall(sql, resultSetType, resultSetConcurrency));
+    PhysicalConnection on = session.primary();
+    return new PrimaryCallableStatement(this, on, on.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency, int holdability)
       throws SQLException {
     session.checkOpen();
-    return primaryCall(session.primary().jdbc().prepareCall(sql, resultSetType, resultSetConcurrency, holdability));
-  }
-
-  /** Stored procedures always run on the primary; see {@link PrimaryCallableStatement}. */
-  private CallableStatement primaryCall(CallableStatement call) {
-    return new PrimaryCallableStatement(this, call);
+    PhysicalConnection on = session.primary();
+    return new PrimaryCallableStatement(
+        this, on, on.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency, holdability));
   }
 
   @Override
@@ -362,7 +370,8 @@ public final class LogicalConnection implements Connection, RyowConnection {
   @Override
   public DatabaseMetaData getMetaData() throws SQLException {
     session.checkOpen();
-    return new RoutedDatabaseMetaData(session.primary().jdbc().getMetaData(), this);
+    PhysicalConnection on = session.primary();
+    return new RoutedDatabaseMetaData(on.jdbc().getMetaData(), this, this, on);
   }
 
   @Override

@@ -1,30 +1,34 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.server.PhysicalConnection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The application's views of one statement's physical result sets: each reports the statement
- * wrapper from {@code getStatement()}, and the same physical result set always gets the same view
- * (so {@code executeQuery} and a later {@code getResultSet} agree).
+ * wrapper from {@code getStatement()} and its connection failures to the logical connection, and the
+ * same physical result set always gets the same view (so {@code executeQuery} and a later
+ * {@code getResultSet} agree).
  */
 final class ResultSetWrappers {
   private final Statement owner;
+  private final LinkFailures failures;
   private @Nullable ResultSet lastPhysical;
   private @Nullable ResultSet lastWrapped;
 
-  ResultSetWrappers(Statement owner) {
+  ResultSetWrappers(Statement owner, LinkFailures failures) {
     this.owner = owner;
+    this.failures = failures;
   }
 
-  /** The view of {@code physical}. */
-  ResultSet wrap(ResultSet physical) {
+  /** The view of {@code physical}, a result set of a physical statement on {@code on}. */
+  ResultSet wrap(ResultSet physical, PhysicalConnection on) {
     ResultSet wrapped = lastWrapped;
     if (physical == lastPhysical && wrapped != null) {
       return wrapped;
     }
-    wrapped = RoutedResultSet.wrap(physical, owner);
+    wrapped = RoutedResultSet.wrap(physical, owner, failures, on);
     lastPhysical = physical;
     lastWrapped = wrapped;
     return wrapped;

@@ -82,6 +82,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
         primaryOwner = on;
       }
       current = ps;
+      currentOn = on;
       return ps;
     }
     PreparedStatement ps = onReplica;
@@ -94,6 +95,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       replicaOwner = on;
     }
     current = ps;
+    currentOn = on;
     return ps;
   }
 
@@ -117,6 +119,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     ps.setBigDecimal(2, session.waitTimeoutSeconds(deadline));
     recorder.replay(ps, PipelinedWait.PARAMETERS);
     current = ps;
+    currentOn = on;
     timed(ps, deadline).execute();
     if (!ps.getMoreResults()) {
       throw new SQLException("The query produced no result set", "S1000");

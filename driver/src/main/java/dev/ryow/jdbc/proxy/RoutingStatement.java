@@ -33,8 +33,10 @@ class RoutingStatement implements Statement {
   private @Nullable PhysicalConnection replicaOwner;
   /** The physical statement that ran last: results, update counts and warnings come from it. */
   @Nullable Statement current;
+  /** The physical connection {@link #current} belongs to. */
+  @Nullable PhysicalConnection currentOn;
   boolean closed;
-  private final ResultSetWrappers results = new ResultSetWrappers(this);
+  private final ResultSetWrappers results;
 
   private int maxRows;
   private long largeMaxRows = -1;
@@ -53,6 +55,7 @@ class RoutingStatement implements Statement {
     this.shape = shape;
     this.classifications = session.cluster().classifications();
     this.database = session.currentDatabase();
+    this.results = new ResultSetWrappers(this, connection);
   }
 
   // ---------------------------------------------------------------- physical statements
@@ -69,6 +72,7 @@ class RoutingStatement implements Statement {
         onPrimary = s;
         primaryOwner = on;
       }
+      currentOn = on;
       return current = s;
     }
     Statement s = onReplica;
@@ -80,6 +84,7 @@ class RoutingStatement implements Statement {
       onReplica = s;
       replicaOwner = on;
     }
+    currentOn = on;
     return current = s;
   }
 
@@ -167,13 +172,19 @@ class RoutingStatement implements Statement {
    * {@code getStatement()}; the same wrapper is returned for the same physical result set.
    */
   final ResultSet wrap(ResultSet physical) {
-    return results.wrap(physical);
+    PhysicalConnection on = currentOn; // set with current, before any result set exists
+    return results.wrap(physical, on != null ? on : session.primary());
   }
 
   final void checkOpen() throws SQLException {
     if (closed || connection.isClosed()) {
-      throw new SQLException("Statement is closed", "HY010");
+      throw closedStatement();
     }
+  }
+
+  /** What every method of a closed statement wrapper throws. */
+  static SQLException closedStatement() {
+    return new SQLException("Statement is closed", "HY010");
   }
 
   /**
@@ -653,6 +664,7 @@ class RoutingStatement implements Statement {
     onPrimary = null;
     onReplica = null;
     current = null;
+    currentOn = null;
     results.clear();
     if (failure != null && !connection.isClosed()) {
       throw failure;

@@ -591,6 +591,26 @@ public final class Session {
   }
 
   /**
+   * A wrapper saw {@code e} from a physical object of {@code on} (a result set while it streamed rows,
+   * metadata, a callable statement): when it means the link broke, a replica's
+   * connection is dropped and its server leaves rotation at once (the poller brings it back), and a
+   * broken primary connection is replaced before the next statement. The caller's own socket timeout
+   * drops the replica connection without blaming the server, as {@link #retryTarget} does.
+   */
+  public void linkFailed(PhysicalConnection on, SQLException e) {
+    if (closed || !Sql.isConnectionFailure(e)) {
+      return;
+    }
+    if (on == primary) {
+      primary.markBroken();
+    } else if (Sql.isSocketTimeout(e)) {
+      replicas.timedOut(on);
+    } else {
+      replicas.failed(on, e); // out of rotation, logged as every departure is
+    }
+  }
+
+  /**
    * A replica refused a statement classified as a read because it would write (a stored function that
    * inserts, called from a {@code SELECT}): the server refused it before it changed anything, and
    * outside a transaction nothing else depended on it, so it runs on the primary as the write it is.
