@@ -19,6 +19,27 @@ public final class Sql {
   }
 
   /**
+   * Whether {@code e} means the link to the server is broken: {@link #isConnectionFailure}, or, among its
+   * causes, a connection failure, an end of stream or a socket error. Connector/J reports a server that
+   * died while a streaming result set was being read as a plain {@code SQLException} (SQLState S1000,
+   * {@code Error retrieving record: Unexpected Exception: java.io.EOFException ...}) caused by the
+   * {@link java.io.EOFException}.
+   */
+  public static boolean isBrokenLink(SQLException e) {
+    if (isConnectionFailure(e)) {
+      return true;
+    }
+    int depth = 0;
+    for (Throwable t = e.getCause(); t != null && depth < 16; t = t.getCause(), depth++) {
+      if (t instanceof java.io.EOFException || t instanceof java.net.SocketException
+          || t instanceof SQLException s && isConnectionFailure(s)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Whether {@code e} says the server could not be reached or the link broke (as opposed to the
    * server refusing the connection, e.g. for credentials or a missing feature): worth looking for the
    * primary elsewhere.

@@ -592,13 +592,13 @@ public final class Session {
 
   /**
    * A wrapper saw {@code e} from a physical object of {@code on} (a result set while it streamed rows,
-   * metadata, a callable statement): when it means the link broke, a replica's
+   * metadata, a callable statement): when it means the link broke ({@link Sql#isBrokenLink}), a replica's
    * connection is dropped and its server leaves rotation at once (the poller brings it back), and a
    * broken primary connection is replaced before the next statement. The caller's own socket timeout
    * drops the replica connection without blaming the server, as {@link #retryTarget} does.
    */
   public void linkFailed(PhysicalConnection on, SQLException e) {
-    if (closed || !Sql.isConnectionFailure(e)) {
+    if (closed || !Sql.isBrokenLink(e)) {
       return;
     }
     if (on == primary) {

@@ -28,4 +28,19 @@ class SqlTest {
     assertThat(Sql.isSocketTimeout(new SQLNonTransientConnectionException("Communications link failure", "08S01")))
         .isFalse();
   }
+
+  @Test
+  void aServerThatDiedUnderAStreamingResultSetIsABrokenLink() {
+    // What Connector/J 26.10 threw from ResultSet.next() when the replica was killed mid-stream (JdbcFaceIT).
+    SQLException streaming = new SQLException("Error retrieving record: Unexpected Exception: java.io.EOFException"
+        + " message given: Can not read response from server.", "S1000",
+        new RuntimeException("wrapped", new java.io.EOFException("Can not read response from server.")));
+    assertThat(Sql.isConnectionFailure(streaming)).isFalse();
+    assertThat(Sql.isBrokenLink(streaming)).isTrue();
+    assertThat(Sql.isBrokenLink(new SQLNonTransientConnectionException("Communications link failure", "08S01"))).isTrue();
+    assertThat(Sql.isBrokenLink(new SQLException("x", "S1000",
+        new SQLNonTransientConnectionException("Communications link failure", "08S01")))).isTrue();
+    assertThat(Sql.isBrokenLink(new SQLException("Duplicate entry '1' for key 'PRIMARY'", "23000", 1062))).isFalse();
+    assertThat(Sql.isBrokenLink(new SQLException("Operation not allowed after ResultSet closed", "S1000"))).isFalse();
+  }
 }
