@@ -86,7 +86,6 @@ public final class GenerateDelegates {
         .append(" * {@link java.sql.SQLException} of the delegate goes through {@link #failed} before it reaches the caller.\n")
         .append(" * Subclasses override only the methods that do something else.\n")
         .append(" */\n");
-    out.append("@javax.annotation.processing.Generated(\"GenerateDelegates\")\n");
     out.append("@org.jspecify.annotations.NullUnmarked\n");
     out.append("abstract class ").append(name).append(" implements ").append(iface).append(" {\n");
     out.append("  /** The physical object the next call goes to, after this wrapper's checks (open, still current). */\n");
