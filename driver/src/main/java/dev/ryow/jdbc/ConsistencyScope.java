@@ -145,8 +145,9 @@ public final class ConsistencyScope implements AutoCloseable {
 
   /**
    * What the reads in this scope saw, for the driver's connections (monotonic reads). Applications
-   * carry it with {@link #token}.
+   * carry it with {@link #token}. Internal: its type is not exported by the module.
    */
+  @SuppressWarnings("exports")
   public ReadWatermark reads() {
     return reads;
   }

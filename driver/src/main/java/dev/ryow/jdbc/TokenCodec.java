@@ -105,7 +105,11 @@ public final class TokenCodec {
         secret.isEmpty() ? null : secret.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The codec a {@code jdbc:ryow:} configuration describes ({@code ryow.token*} properties). */
+  /**
+   * The codec a {@code jdbc:ryow:} configuration describes ({@code ryow.token*} properties). For the
+   * driver and its Spring Boot starter: the module exports {@code RyowConfig}'s package to the starter only.
+   */
+  @SuppressWarnings("exports")
   public static TokenCodec of(RyowConfig config) {
     return of(
         config.get(RyowProperties.TOKEN_MAX_LENGTH),

@@ -39,6 +39,9 @@ public final class ClusterMetrics {
   private volatile long maxApplierLagMillis;
   private volatile String replicaStates = "";
 
+  /** Counters at zero; the driver makes one per cluster (applications read them, they do not create them). */
+  public ClusterMetrics() {}
+
   /** A statement the router sent to a replica ran there. */
   public void replicaRead() {
     replicaReads.increment();
