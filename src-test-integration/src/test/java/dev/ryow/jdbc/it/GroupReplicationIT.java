@@ -156,10 +156,29 @@ class GroupReplicationIT {
 
   @Test
   void primaryKilledWritesResumeOnTheElectedPrimaryWithNoStaleReadAndNoLostWrite() throws Exception {
+    // As users list a group: the primary first in the URL.
+    if (primaryPort() != MEMBER_PORTS.get(0)) {
+      group("switchover", "member1");
+    }
     int old = primaryPort();
     String[] killed = new String[1];
-    Workload w = runThrough(() -> killed[0] = group("kill-primary").strip().lines().reduce((a, b) -> b).orElseThrow());
-    int elected = primaryPort();
+    Workload w;
+    int elected;
+    // A connection outside the pool, idle through the kill: its next statements run on the elected primary.
+    try (Connection held = DriverManager.getConnection(URL); Statement s = held.createStatement()) {
+      s.executeUpdate("INSERT INTO it_group (id, v, port) VALUES (-1, 1, @@port)");
+      w = runThrough(() -> killed[0] = group("kill-primary").strip().lines().reduce((a, b) -> b).orElseThrow());
+      elected = primaryPort();
+      s.executeUpdate("INSERT INTO it_group (id, v, port) VALUES (-2, 2, @@port)");
+      try (ResultSet rs = s.executeQuery("SELECT v FROM it_group WHERE id = -2")) {
+        assertThat(rs.next()).as("the held connection reads its own write after the kill").isTrue();
+      }
+    }
+    try (Connection p = plain(elected); Statement s = p.createStatement();
+        ResultSet rs = s.executeQuery("SELECT port FROM it_group WHERE id = -2")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).as("port that ran the held connection's write after the kill").isEqualTo(elected);
+    }
     w.report("kill -9 of the primary " + old + " (" + killed[0] + "), elected " + elected);
     assertThat(elected).isNotEqualTo(old);
     w.assertSafe(elected);
