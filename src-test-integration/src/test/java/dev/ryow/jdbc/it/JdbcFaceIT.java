@@ -26,16 +26,64 @@ class JdbcFaceIT {
     }
   }
 
+  /** Every DatabaseMetaData method that returns a result set, called with wildcards and defaults. */
   @Test
-  void metadataResultSetsNeverLeadBackToAPhysicalConnection() throws SQLException {
-    try (Connection c = Topology.ryow();
-        ResultSet rs = c.getMetaData().getTables(null, null, "%", null)) {
-      Statement s = rs.getStatement();
-      Connection back = s == null ? null : s.getConnection();
-      assertThat(back == null || back == c)
-          .as("rs.getStatement().getConnection() of a metadata result set is the logical connection or none, was %s", back)
-          .isTrue();
-      assertThat(c.getMetaData().getConnection()).isSameAs(c);
+  void metadataResultSetsNeverLeadBackToAPhysicalConnection() throws Exception {
+    try (Connection c = Topology.ryow()) {
+      java.sql.DatabaseMetaData md = c.getMetaData();
+      assertThat(md.getConnection()).isSameAs(c);
+      java.util.List<String> leaking = new java.util.ArrayList<>();
+      int checked = 0;
+      for (java.lang.reflect.Method m : java.sql.DatabaseMetaData.class.getMethods()) {
+        if (m.getReturnType() != ResultSet.class) {
+          continue;
+        }
+        Object[] args = new Object[m.getParameterCount()];
+        Class<?>[] types = m.getParameterTypes();
+        for (int i = 0; i < args.length; i++) {
+          args[i] = types[i] == String.class ? (i == 0 ? null : "%") : types[i] == int.class ? 0
+              : types[i] == boolean.class ? Boolean.FALSE : null;
+        }
+        if (m.getName().equals("getPrimaryKeys") || m.getName().equals("getImportedKeys")
+            || m.getName().equals("getExportedKeys") || m.getName().equals("getIndexInfo")
+            || m.getName().equals("getBestRowIdentifier") || m.getName().equals("getVersionColumns")) {
+          args[2] = "it_face_t"; // these need a table name
+        }
+        ResultSet rs;
+        try {
+          rs = (ResultSet) m.invoke(md, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          continue; // not supported by Connector/J with these arguments
+        }
+        try (rs) {
+          checked++;
+          Statement s = rs.getStatement();
+          Connection back = s == null ? null : s.getConnection();
+          if (back != null && back != c) {
+            leaking.add(m.getName() + " -> " + back.getClass().getName());
+          }
+        }
+      }
+      System.out.printf("metadata result sets checked: %d; leading to a physical connection: %s%n", checked, leaking);
+      assertThat(checked).isGreaterThan(10);
+      assertThat(leaking).as("metadata result sets whose getStatement().getConnection() is a physical connection").isEmpty();
+    }
+  }
+
+  @Test
+  void closedWrappersRefuseTheirMethodsAlike() throws SQLException {
+    Connection c = Topology.ryow();
+    CallableStatement call = c.prepareCall("{call it_face_missing(?)}");
+    call.close();
+    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable m : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+        () -> call.setInt(1, 1), call::getConnection, call::getFetchSize, () -> call.unwrap(java.sql.Driver.class))) {
+      assertThatThrownBy(m).as("a closed CallableStatement").isInstanceOf(SQLException.class).hasMessage("Statement is closed");
+    }
+    java.sql.DatabaseMetaData md = c.getMetaData();
+    c.close();
+    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable m : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+        md::getURL, md::getConnection, () -> md.getTables(null, null, "%", null))) {
+      assertThatThrownBy(m).as("metadata of a closed connection").isInstanceOf(SQLException.class).hasMessage("Connection is closed");
     }
   }
 
