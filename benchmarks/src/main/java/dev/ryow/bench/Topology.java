@@ -133,6 +133,19 @@ public final class Topology {
     return j.toString();
   }
 
+  /**
+   * Whether the server at {@code url} is a Group Replication member (its own row in
+   * {@code replication_group_members}): its applier belongs to the group and cannot be stopped.
+   */
+  public static boolean groupMember(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM performance_schema.replication_group_members"
+            + " WHERE MEMBER_ID = @@server_uuid")) {
+      return rs.next() && rs.getInt(1) > 0;
+    }
+  }
+
   /** Runs statements on one server through plain Connector/J. */
   public static void exec(String url, String... statements) throws SQLException {
     try (Connection c = DriverManager.getConnection(url);

@@ -284,8 +284,11 @@ public final class Workload {
     }
     // MySQL accounts an applier's statements to whoever ran START REPLICA (an integration test, the
     // sandbox...): restarted by the admin user, they never count as the workload user's statements.
+    // A Group Replication member's applier is a system thread (and cannot be stopped): nothing to restart.
     for (String r : topology.replicas()) {
-      Topology.exec(adminUrl(r), "STOP REPLICA SQL_THREAD", "START REPLICA SQL_THREAD");
+      if (!Topology.groupMember(adminUrl(r))) {
+        Topology.exec(adminUrl(r), "STOP REPLICA SQL_THREAD", "START REPLICA SQL_THREAD");
+      }
     }
     Topology.exec(adminUrl(topology.primary()), ddl.toArray(String[]::new));
     topology.awaitReplicasCaughtUp(60);
@@ -447,7 +450,9 @@ public final class Workload {
 
   private void resumeReplicas() throws SQLException {
     for (String r : topology.replicas()) {
-      Topology.exec(adminUrl(r), "START REPLICA SQL_THREAD");
+      if (!Topology.groupMember(adminUrl(r))) {
+        Topology.exec(adminUrl(r), "START REPLICA SQL_THREAD");
+      }
     }
   }
 
