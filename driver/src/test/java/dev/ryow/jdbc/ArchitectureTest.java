@@ -95,6 +95,30 @@ class ArchitectureTest {
     assertThat(violations).as("com.mysql.* outside dev.ryow.jdbc.server").isEmpty();
   }
 
+  /** The same rule on the sources: even an import the compiler drops (unused) stays out of other packages. */
+  @Test
+  void onlyServerImportsConnectorJ() throws IOException {
+    Path sources = Path.of("src", "main", "java", "dev", "ryow", "jdbc");
+    Path server = sources.resolve("server");
+    List<String> violations = new ArrayList<>();
+    int files = 0;
+    try (Stream<Path> all = Files.walk(sources)) {
+      for (Path p : (Iterable<Path>) all.filter(f -> f.toString().endsWith(".java"))::iterator) {
+        files++;
+        if (p.startsWith(server)) {
+          continue;
+        }
+        for (String line : Files.readAllLines(p)) {
+          if (line.startsWith("import com.mysql.") || line.startsWith("import static com.mysql.")) {
+            violations.add(sources.relativize(p) + ": " + line);
+          }
+        }
+      }
+    }
+    assertThat(files).isGreaterThan(100);
+    assertThat(violations).as("com.mysql.* imports outside dev.ryow.jdbc.server").isEmpty();
+  }
+
   @Test
   void reflectionOnlyWhereItIsToday() {
     List<String> violations = new ArrayList<>();

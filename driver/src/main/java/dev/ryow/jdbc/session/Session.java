@@ -74,10 +74,6 @@ public final class Session {
   private static final Logger LOG = LoggerFactory.getLogger(Session.class);
 
   private final Cluster cluster;
-  private final RyowConfig config;
-  private final ConnectorJ connector;
-  private final Watermark watermark;
-  private final boolean queryCapture;
   /** Replica waits travel with the query ({@code PipelinedWait}) unless prepared statements are server-side. */
   private final boolean pipelineWaits;
   /**
@@ -87,38 +83,20 @@ public final class Session {
    */
   private final boolean waitsFitOneSlice;
   private final SessionState session = new SessionState();
+  /** The primary physical connection: reconnect, failover, the flags it has. */
+  private final PrimaryLink link;
   private final ReplicaSet replicas;
+  /** Watermarks, capture, consistency modes, monotonic reads. */
+  private final ReadConsistency consistency;
   /** Lets cancel, close and abort from other threads end a replica wait. */
   private final WaitGuard guard = new WaitGuard();
   /** The statement being admitted ({@link #acquire}) and when its query timeout expires (0: none). */
   private Object admitting = this;
   private long deadlineNanos;
-  /** What this connection's reads saw (monotonic reads); see {@link MonotonicReads}. */
-  private final ReadWatermark reads = new ReadWatermark();
-  private final boolean monotonicReads;
-  private final MonotonicReads monotonic;
-  private final ReadRequirement requirement = new ReadRequirement();
-  private final ReadWatermark[] readScopes = new ReadWatermark[3];
-
-  /** The physical primary connection; replaced after it broke or the cluster moved to another primary. */
-  private PhysicalConnection primary;
-  private SessionMirror primaryMirror;
-  /** The cluster's primary epoch {@link #primary} belongs to. */
-  private long primaryEpoch;
-  /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
-  private long watermarkCheckedEpoch;
-  /** When the watermark last grew ({@link System#nanoTime()}): a primary poll after it must contain it. */
-  private long watermarkGrewNanos = System.nanoTime();
 
   /** The application's autocommit and read-only flags (JDBC's view of this connection). */
   private boolean autoCommit = true;
   private boolean readOnly;
-  /**
-   * What the physical primary connection has: the flags reach it only before a statement runs there
-   * ({@link #syncPrimary}), so a read-only transaction served by a replica costs the primary nothing.
-   */
-  private boolean primaryAutoCommit = true;
-  private boolean primaryReadOnly;
   private SqlTransaction sqlTransaction = SqlTransaction.NONE;
   /** A statement ran on the primary inside the current transaction: its connection must not be swapped. */
   private boolean transactionDirty;
@@ -137,40 +115,53 @@ public final class Session {
   private boolean pinnedToPrimary;
   /** The statement runs again on the primary because a replica refused it as a write ({@link #hiddenWrite}). */
   private boolean rerunAsWrite;
-  /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
-  private boolean captureDue;
   private @Nullable PhysicalConnection last;
   /** The current statement may leave the primary (a read the router sent to the replicas). */
   private boolean replicaRoute;
   private @Nullable ReadPlacement lastPlacement;
   private long lastWaitNanos;
   private @Nullable PhysicalConnection lastReadOn;
-  /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
-  private @Nullable ConsistencyMode modeOverride;
   private volatile boolean closed;
 
   private Session(Cluster cluster, RyowConfig config, ConnectorJ connector, Watermark watermark)
       throws SQLException {
     this.cluster = cluster;
-    this.config = config;
-    this.connector = connector;
-    this.watermark = watermark;
-    this.queryCapture = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY;
     this.pipelineWaits = !"true".equalsIgnoreCase(config.connectorProperties().getProperty("useServerPrepStmts"));
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
-    this.primary = connectPrimary(true);
-    try {
-      cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
-    } catch (SQLException e) {
-      primary.close();
-      throw e;
-    }
-    this.primaryMirror = new SessionMirror(session);
-    this.watermarkCheckedEpoch = primaryEpoch;
+    this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
     this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
-    this.monotonicReads = cluster.monotonicReads();
-    this.monotonic = new MonotonicReads(cluster);
+    this.consistency = new ReadConsistency(cluster, watermark,
+        config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY, new Primary(), replicas);
     cluster.connectionOpened();
+  }
+
+  /** GTIDs of our writes from the primary's OK packets (own_gtid capture). */
+  private void wrote(GtidSet gtids) {
+    consistency.wrote(gtids);
+  }
+
+  /** The primary as {@link ReadConsistency} may use it: replaced only through this session's rules. */
+  private final class Primary implements ReadConsistency.PrimaryAccess {
+    @Override
+    public PhysicalConnection connection() {
+      return link.connection();
+    }
+
+    @Override
+    public PhysicalConnection ensure() throws SQLException {
+      ensurePrimary();
+      return link.connection();
+    }
+
+    @Override
+    public boolean current() {
+      return link.current();
+    }
+
+    @Override
+    public long epoch() {
+      return link.epoch();
+    }
   }
 
   /** Opens the primary connection; replica connections open on the first replica reads. */
@@ -182,7 +173,7 @@ public final class Session {
 
   /** The primary physical connection. */
   public PhysicalConnection primary() {
-    return primary;
+    return link.connection();
   }
 
   /**
@@ -215,7 +206,7 @@ public final class Session {
 
   /** The GTID set the query about to run on {@code on} must send its wait for, or null for none. */
   public @Nullable GtidSet deferredWait(PhysicalConnection on) {
-    return on == primary ? null : replicas.deferredWait(on);
+    return on == link.connection() ? null : replicas.deferredWait(on);
   }
 
   /** The query with its pipelined wait ran on {@code on}: the wait succeeded. */
@@ -256,7 +247,7 @@ public final class Session {
           // Only statements that use the primary wait for a reconnect or a failover: replica reads go
           // on while the primary is away.
           ensurePrimary();
-          r = primary;
+          r = link.connection();
         }
         if (!autoCommit || kind == StatementKind.BEGIN_READ_ONLY) {
           transactionReads = r;
@@ -265,9 +256,9 @@ public final class Session {
       }
     } else {
       ensurePrimary();
-      target = primary;
+      target = link.connection();
     }
-    if (target == primary) {
+    if (target == link.connection()) {
       syncPrimary();
     }
     if (LOG.isTraceEnabled()) {
@@ -280,20 +271,12 @@ public final class Session {
   private @Nullable PhysicalConnection replicaReadyForRead(@Nullable ReplicaEndpoint exclude, boolean deferWait)
       throws SQLException {
     ConsistencyScope scope = ConsistencyScope.current();
-    ConsistencyMode mode = effectiveMode(scope);
-    if (queryCapture && captureDue) {
-      ensurePrimary();
-      captureIfDue();
-    }
-    forgetWhatThePrimaryLacks();
-    GtidSet required = mode == ConsistencyMode.NONE ? GtidSet.EMPTY : requiredFor(mode, scope);
-    int scopes = monotonicReads ? readScopes(mode, scope) : 0;
-    GtidSet fromTokens = scopes == 0 ? GtidSet.EMPTY : unverifiedReads(scopes);
-    GtidSet checked = fromTokens.isEmpty() ? required : required.union(fromTokens);
-    if (!checked.isEmpty() && !primaryKnowsAll(checked, scopes)) {
+    ConsistencyMode mode = consistency.effectiveMode(scope);
+    ReadRequirement req = consistency.prepareRead(mode, scope);
+    if (req == null) {
+      placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, link.connection());
       return null;
     }
-    ReadRequirement req = scopes == 0 ? requirement.plain(required) : monotonicRequirement(required, scopes);
     PhysicalConnection r = null;
     guard.enter(admitting);
     try {
@@ -305,214 +288,8 @@ public final class Session {
       if (mode == ConsistencyMode.NONE && r != null) {
         placement = ReadPlacement.REPLICA_UNCHECKED;
       }
-      placed(placement, replicas.lastWaitNanos(), r != null ? r : primary);
+      placed(placement, replicas.lastWaitNanos(), r != null ? r : link.connection());
     }
-  }
-
-  /**
-   * Collects the read watermarks whose reads this one must not show less than, per {@code mode}: the
-   * connection's; plus the scope's; plus the JVM's. {@code latest} needs none (it reads the primary's
-   * position at that moment, which contains whatever any replica had shown), {@code none} promises nothing.
-   */
-  private int readScopes(ConsistencyMode mode, @Nullable ConsistencyScope scope) {
-    if (mode == ConsistencyMode.NONE || mode == ConsistencyMode.LATEST) {
-      return 0;
-    }
-    int n = 0;
-    readScopes[n++] = reads;
-    if (scope != null && mode != ConsistencyMode.CONNECTION) {
-      readScopes[n++] = scope.reads();
-    }
-    if (mode == ConsistencyMode.JVM) {
-      readScopes[n++] = cluster.jvmReads();
-    }
-    return n;
-  }
-
-  private GtidSet unverifiedReads(int scopes) {
-    GtidSet u = GtidSet.EMPTY;
-    for (int i = 0; i < scopes; i++) {
-      u = u.union(readScopes[i].bound().unverified());
-    }
-    return u;
-  }
-
-  /**
-   * Where a monotonic read may run and what it must see ({@link MonotonicReads}); reads the position
-   * of servers it leaves behind first (one round trip each, only when it leaves them).
-   */
-  private ReadRequirement monotonicRequirement(GtidSet required, int scopes) throws SQLException {
-    forgetReadsThePrimaryLacks(scopes);
-    ReadRequirement req = requirement;
-    int probes = monotonic.plan(required, readScopes, scopes, req);
-    if (probes == 0) {
-      return req;
-    }
-    for (int i = 0; i < probes; i++) {
-      ReplicaEndpoint server = monotonic.probe(i);
-      long at = System.nanoTime();
-      @Nullable ServerPosition position;
-      @Nullable String uuid;
-      if (server == cluster.primaryEndpoint()) {
-        // A failed read leaves the reads it would have bounded pending: the read then goes to the
-        // primary, through the usual reconnect and failover.
-        try {
-          ensurePrimary();
-          position = primary.readPosition();
-          uuid = primary.identity().serverUuid();
-        } catch (SQLException e) {
-          if (!Sql.isConnectionFailure(e) && !Sql.isUnreachable(e)) {
-            throw e;
-          }
-          primary.markBroken();
-          position = null;
-          uuid = null;
-        }
-      } else {
-        position = replicas.position(server);
-        uuid = server.serverUuid();
-      }
-      cluster.metrics().positionRead();
-      if (position != null && uuid != null) {
-        monotonic.probed(server, uuid, position, at, readScopes, scopes);
-      }
-    }
-    monotonic.finish(required, readScopes, scopes, req);
-    return req;
-  }
-
-  /**
-   * As {@link #forgetWhatThePrimaryLacks} for the read watermarks: a primary poll taken after a
-   * watermark's bound last grew that lacks part of it (an errant transaction on a replica, GTIDs lost
-   * with an old primary) is confirmed with {@code GTID_SUBSET} and the missing GTIDs are forgotten.
-   */
-  private void forgetReadsThePrimaryLacks(int scopes) throws SQLException {
-    Cluster.PrimaryPosition position = cluster.primaryPosition();
-    if (primaryEpoch != cluster.primaryEpoch() || primary.isClosed()) {
-      return;
-    }
-    for (int i = 0; i < scopes; i++) {
-      ReadWatermark w = readScopes[i];
-      ReadBound b = w.bound();
-      if (b.isEmpty() || position.polledAtNanos() - w.grewAtNanos() <= 0 || position.executed().contains(b.full())) {
-        continue;
-      }
-      forgetLostReads(w, b);
-    }
-  }
-
-  private void forgetLostReads(ReadWatermark w, ReadBound b) throws SQLException {
-    GtidSet[] split = primary.splitByExecuted(b.full());
-    if (!split[0].isEmpty() && w.forget(b, split[1])) {
-      cluster.metrics().lostGtidsForgotten();
-      LOG.warn("[{}] the primary {} has not executed {} of what earlier reads saw (an errant transaction on a"
-          + " replica, lost with an old primary, or a token from elsewhere); forgetting them", cluster.name(),
-          primary.host(), split[0]);
-    }
-  }
-
-  /** A read the router sent to the replicas ran on {@code on}: it joins the read watermarks. */
-  private void readCompleted(PhysicalConnection on) {
-    String uuid = on.identity().serverUuid();
-    if (uuid == null) {
-      return;
-    }
-    long now = System.nanoTime();
-    reads.observed(uuid, now);
-    cluster.jvmReads().observed(uuid, now);
-    ConsistencyScope scope = ConsistencyScope.current();
-    if (scope != null) {
-      scope.reads().observed(uuid, now);
-    }
-  }
-
-  private ConsistencyMode effectiveMode(@Nullable ConsistencyScope scope) {
-    ConsistencyMode m = modeOverride;
-    if (m != null) {
-      return m;
-    }
-    ConsistencyMode configured = cluster.consistency();
-    if (scope == null) {
-      return configured;
-    }
-    if (scope.modeGiven()) {
-      return scope.mode();
-    }
-    // A scope adds its writes; it never narrows the configured guarantee (jvm and latest contain it).
-    return configured == ConsistencyMode.JVM || configured == ConsistencyMode.LATEST ? configured : ConsistencyMode.SCOPE;
-  }
-
-  /** The GTIDs a replica must have executed before this read, for {@code mode}. */
-  private GtidSet requiredFor(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
-    GtidSet own = watermark.current();
-    return switch (mode) {
-      case NONE -> GtidSet.EMPTY;
-      case CONNECTION -> own;
-      case SCOPE -> scope == null ? own : own.union(scope.gtids());
-      case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
-      case LATEST -> own.union(primaryExecutedNow());
-    };
-  }
-
-  /**
-   * Whether the primary has executed everything in {@code required}. Sets from outside (tokens) that
-   * the cluster has not seen are checked once with {@code GTID_SUBSET}; GTIDs no server will ever have
-   * must not make reads wait: per {@code ryow.unknownGtids} the read goes to the primary (and this
-   * connection forgets the unknown GTIDs of its own watermark), or fails. When the primary cannot be
-   * asked (it is away), the read goes ahead and waits as usual, bounded by {@code ryow.waitTimeout}.
-   */
-  private boolean primaryKnowsAll(GtidSet required, int scopes) throws SQLException {
-    if (cluster.knownOnPrimary().contains(required)) {
-      verifiedReads(required, scopes);
-      return true;
-    }
-    cluster.metrics().gtidSubsetCheck();
-    try {
-      ensurePrimary();
-      if (primary.splitByExecuted(required)[0].isEmpty()) {
-        cluster.primaryHas(required);
-        verifiedReads(required, scopes);
-        return true;
-      }
-    } catch (SQLException e) {
-      if (!Sql.isConnectionFailure(e) && !Sql.isUnreachable(e)) {
-        throw e;
-      }
-      primary.markBroken();
-      return true;
-    }
-    if (cluster.unknownGtids() == UnknownGtidPolicy.ERROR) {
-      throw new SQLDataException(
-          "[" + cluster.name() + "] this read must see GTIDs the primary has never executed (" + abbreviate(required)
-              + "): a forged or foreign consistency token, or writes lost in a failover. ryow.unknownGtids=error;"
-              + " set it to primary to read on the primary instead.",
-          "22023");
-    }
-    cluster.metrics().unknownGtidRead();
-    LOG.debug("[{}] watermark names GTIDs the primary never executed; reading on the primary", cluster.name());
-    GtidSet own = watermark.current();
-    if (!own.isEmpty() && !cluster.knownOnPrimary().contains(own)) {
-      forgetLost(own);
-    }
-    for (int i = 0; i < scopes; i++) {
-      ReadBound b = readScopes[i].bound();
-      if (!b.unverified().isEmpty()) {
-        forgetLostReads(readScopes[i], b);
-      }
-    }
-    placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, primary);
-    return false;
-  }
-
-  private void verifiedReads(GtidSet executedByPrimary, int scopes) {
-    for (int i = 0; i < scopes; i++) {
-      readScopes[i].verified(executedByPrimary);
-    }
-  }
-
-  private static String abbreviate(GtidSet set) {
-    String text = set.toString();
-    return text.length() <= 120 ? text : text.substring(0, 117) + "...";
   }
 
   private void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {
@@ -534,13 +311,13 @@ public final class Session {
     if (closed) {
       throw e; // closed or aborted by another thread while the statement ran: nobody's failure
     }
-    if (on != primary && replicas.deferredWait(on) != null) {
+    if (on != link.connection() && replicas.deferredWait(on) != null) {
       PhysicalConnection next = afterPipelinedWaitFailed(e);
       if (next != null) {
         return next;
       }
     }
-    if (on != primary) {
+    if (on != link.connection()) {
       if (Sql.isSocketTimeout(e)) {
         // The caller's own network timeout, not the replica's failure: as with Connector/J, the
         // statement fails; the server stays in rotation for everyone else.
@@ -563,7 +340,7 @@ public final class Session {
       PhysicalConnection r = replicaReadyForRead(failed, false);
       if (r == null) {
         ensurePrimary();
-        r = primary;
+        r = link.connection();
       }
       last = r;
       return r;
@@ -574,11 +351,11 @@ public final class Session {
       throw e;
     }
     // Either way this connection must not serve the next statement: reconnect (and rediscover) first.
-    primary.markBroken();
+    link.connection().markBroken();
     boolean inTransaction = transactionDirty || !autoCommit || sqlTransaction != SqlTransaction.NONE;
     boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
     if (inTransaction || pinnedToPrimary || !(refused || read)) {
-      LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), primary,
+      LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), link.connection(),
           refused ? "refused the statement (read-only)" : "failed",
           inTransaction ? "inside a transaction" : pinnedToPrimary ? "session state pinned to it" : "a write may have committed",
           e.getMessage());
@@ -586,8 +363,8 @@ public final class Session {
     }
     replacePrimary(refused ? "the primary refused a write (read-only)" : "the primary connection failed: " + e.getMessage());
     cluster.metrics().readRetried();
-    last = primary;
-    return primary;
+    last = link.connection();
+    return link.connection();
   }
 
   /**
@@ -601,8 +378,8 @@ public final class Session {
     if (closed || !Sql.isBrokenLink(e)) {
       return;
     }
-    if (on == primary) {
-      primary.markBroken();
+    if (on == link.connection()) {
+      link.connection().markBroken();
     } else if (Sql.isSocketTimeout(e)) {
       replicas.timedOut(on);
     } else {
@@ -630,8 +407,8 @@ public final class Session {
     }
     ensurePrimary();
     rerunAsWrite = true;
-    last = primary;
-    return primary;
+    last = link.connection();
+    return link.connection();
   }
 
   /** The statement being run again after {@link #retryTarget} is a write found in a read: it counts as one. */
@@ -650,7 +427,7 @@ public final class Session {
     PhysicalConnection r;
     if (PipelinedWait.notReached(e)) {
       r = replicas.deferredWaitFailed(true);
-      placed(replicas.placement(), replicas.lastWaitNanos(), r != null ? r : primary);
+      placed(replicas.placement(), replicas.lastWaitNanos(), r != null ? r : link.connection());
     } else {
       replicas.abandonDeferredWait();
       if (Sql.isCancellation(e)) {
@@ -664,7 +441,7 @@ public final class Session {
     if (r == null) {
       ensurePrimary();
       syncPrimary();
-      r = primary;
+      r = link.connection();
     }
     last = r;
     return r;
@@ -672,178 +449,25 @@ public final class Session {
 
   // ---------------------------------------------------------------- the primary connection: reconnect, failover
 
-  /**
-   * Before a statement runs on the primary: gives the physical connection the application's read-only
-   * and autocommit flags where they differ (HikariCP's dirty-bit idea, applied to routing). Read-only
-   * first, so a transaction it opens is read-only on the server, exactly as with Connector/J alone.
-   */
+  /** Before a statement runs on the primary: the application's read-only and autocommit flags reach it. */
   private void syncPrimary() throws SQLException {
-    if (primaryReadOnly != readOnly) {
-      primary.jdbc().setReadOnly(readOnly);
-      primaryReadOnly = readOnly;
-    }
-    if (primaryAutoCommit != autoCommit) {
-      primary.jdbc().setAutoCommit(autoCommit);
-      primaryAutoCommit = autoCommit;
-    }
+    link.sync(readOnly, autoCommit);
   }
 
-  /** Before a statement: a broken primary connection, or one to a server that is no longer the primary, is replaced. */
+  /** Before a statement: a broken primary connection, or one to a server that is no longer the link.connection(), is replaced. */
   private void ensurePrimary() throws SQLException {
     if (transactionDirty) {
       return;
     }
-    boolean moved = cluster.primaryEpoch() != primaryEpoch;
-    if (!moved && !primary.isClosed()) {
-      return;
+    String why = link.stale();
+    if (why != null) {
+      replacePrimary(why);
     }
-    replacePrimary(moved ? "the cluster moved to primary " + cluster.primaryEndpoint() : "the primary connection was closed");
   }
 
   private void replacePrimary(String why) throws SQLException {
-    PhysicalConnection old = primary;
-    PhysicalConnection fresh = connectPrimary(false);
-    old.close();
-    if (pinnedToPrimary) {
-      LOG.warn("[{}] session state pinned to the old primary connection (temporary tables, locks...) is lost: {}",
-          cluster.name(), why);
-    }
-    primary = fresh;
-    SessionMirror mirror = new SessionMirror(session);
-    mirror.sync(fresh.jdbc(), true);
-    primaryAutoCommit = true;
-    primaryReadOnly = false;
-    primaryMirror = mirror;
-    captureDue = true;
-    cluster.metrics().primaryReconnected();
-    LOG.info("[{}] new primary connection to {} ({})", cluster.name(), fresh.host(), why);
-    checkWatermarkAgainstPrimary();
-  }
-
-  /**
-   * Opens a connection to the cluster's primary; when it is unreachable or read-only, looks for the
-   * writable server among the URL's hosts and connects there. A running connection ({@code atLogin}
-   * false) looks for up to {@code ryow.failoverTimeout}: the application keeps its connection through a
-   * failover. A login looks once (one round over the hosts) and fails at once if no host is writable;
-   * waiting for another thread's search is bounded by the caller's {@code DriverManager.setLoginTimeout}
-   * or {@code connectTimeout} (the smaller), so {@code connect()} stays within what the caller set.
-   */
-  private PhysicalConnection connectPrimary(boolean atLogin) throws SQLException {
-    long epoch = cluster.primaryEpoch();
-    ReplicaEndpoint target = cluster.primaryEndpoint();
-    long failedAt = System.nanoTime();
-    String trouble;
-    try {
-      PhysicalConnection p = connector.openPrimary(config, target.host(), this::wrote);
-      if (!p.identity().readOnly()) {
-        primaryEpoch = epoch;
-        cluster.loggedIn(config);
-        return p;
-      }
-      p.close();
-      trouble = "the primary " + target + " is read-only";
-    } catch (SQLException e) {
-      if (!Sql.isUnreachable(e)) {
-        throw e;
-      }
-      trouble = "the primary " + target + " is unreachable: " + e.getMessage();
-    }
-    ReplicaEndpoint found = atLogin
-        ? cluster.discoverPrimary(epoch, failedAt, 0, trouble, loginBudgetMillis())
-        : cluster.discoverPrimary(epoch, failedAt, cluster.failoverTimeoutMillis(), trouble);
-    long epochNow = cluster.primaryEpoch();
-    PhysicalConnection p = connector.openPrimary(config, found.host(), this::wrote);
-    if (p.identity().readOnly()) {
-      p.close();
-      throw new SQLTransientConnectionException(
-          "The primary " + found + " turned read-only while connecting (" + trouble + "): retry.", "08001");
-    }
-    primaryEpoch = epochNow;
-    cluster.loggedIn(config);
-    return p;
-  }
-
-  /**
-   * How long a login may wait for another thread's primary discovery: the smaller of
-   * {@code DriverManager.getLoginTimeout()} and Connector/J's {@code connectTimeout} that are set,
-   * else {@code ryow.failoverTimeout}.
-   */
-  private long loginBudgetMillis() {
-    long budget = java.sql.DriverManager.getLoginTimeout() * 1000L;
-    String connectTimeout = config.connectorProperties().getProperty("connectTimeout");
-    if (connectTimeout != null) {
-      try {
-        long millis = Long.parseLong(connectTimeout.trim());
-        if (millis > 0 && (budget <= 0 || millis < budget)) {
-          budget = millis;
-        }
-      } catch (NumberFormatException e) {
-        // Connector/J refuses such a value itself when it connects.
-      }
-    }
-    return budget > 0 ? budget : cluster.failoverTimeoutMillis();
-  }
-
-  /**
-   * GTIDs of writes of ours (from the primary's OK packet, or a query capture): they join this
-   * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
-   */
-  private void wrote(GtidSet gtids) {
-    GtidSet covering = cluster.wrote(gtids);
-    watermark.advance(covering);
-    watermarkGrewNanos = System.nanoTime();
-    ConsistencyScope scope = ConsistencyScope.current();
-    if (scope != null) {
-      scope.advance(covering);
-    }
-  }
-
-  /**
-   * Cheap check before a replica read: the poller read the primary's {@code gtid_executed} after this
-   * watermark last grew, yet it does not contain the watermark. Then some GTIDs of the watermark were
-   * never executed by this primary (a token from a lost primary or another cluster): confirmed with
-   * {@code GTID_SUBSET} on the primary and forgotten, instead of making every read wait for them.
-   */
-  private void forgetWhatThePrimaryLacks() throws SQLException {
-    Cluster.PrimaryPosition position = cluster.primaryPosition();
-    if (position.polledAtNanos() - watermarkGrewNanos <= 0 || primaryEpoch != cluster.primaryEpoch()
-        || primary.isClosed()) {
-      return;
-    }
-    GtidSet wm = watermark.current();
-    if (wm.isEmpty() || position.executed().contains(wm)) {
-      return;
-    }
-    watermarkGrewNanos = System.nanoTime();
-    forgetLost(wm);
-  }
-
-  private void forgetLost(GtidSet wm) throws SQLException {
-    GtidSet[] split = primary.splitByExecuted(wm);
-    if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
-      cluster.metrics().lostGtidsForgotten();
-      LOG.warn("[{}] the primary {} has not executed {} of this connection's watermark (lost with an old primary, or"
-          + " a token from elsewhere); forgetting them so that reads do not wait for GTIDs no server has",
-          cluster.name(), primary.host(), split[0]);
-    }
-  }
-
-  /**
-   * After the cluster moved to another primary: GTIDs of the watermark the new primary has not
-   * executed were lost with the old one (or never existed); no server will ever have them, so waiting
-   * for them would only time out. Policy: forget them (logged at WARN with the GTIDs, counted in
-   * {@code lostGtidsForgotten}); the rest of the watermark still holds.
-   */
-  private void checkWatermarkAgainstPrimary() throws SQLException {
-    long epoch = primaryEpoch;
-    if (watermarkCheckedEpoch == epoch) {
-      return;
-    }
-    GtidSet wm = watermark.current();
-    if (!wm.isEmpty() && !cluster.primaryPosition().executed().contains(wm)) {
-      forgetLost(wm);
-    }
-    watermarkCheckedEpoch = epoch;
+    link.replace(why, pinnedToPrimary);
+    consistency.primaryReplaced();
   }
 
   /** Bookkeeping after a statement of {@code kind} ran on {@code on}. */
@@ -853,9 +477,9 @@ public final class Session {
       rerunAsWrite = false;
       kind = StatementKind.WRITE;
     }
-    boolean onPrimary = on == primary;
-    if (replicaRoute && monotonicReads && kind != StatementKind.WRITE) {
-      readCompleted(on);
+    boolean onPrimary = on == link.connection();
+    if (replicaRoute && consistency.monotonicReads() && kind != StatementKind.WRITE) {
+      consistency.readCompleted(on);
     }
     if (!onPrimary) {
       replicas.ran(on);
@@ -864,7 +488,7 @@ public final class Session {
       cluster.metrics().primaryRead();
     } else {
       cluster.metrics().primaryWrite();
-      captureDue = true;
+      consistency.captureDue();
     }
     if (!autoCommit) {
       transactionStarted = true;
@@ -887,20 +511,10 @@ public final class Session {
     }
     transactionDirty = kind != StatementKind.COMMIT && kind != StatementKind.ROLLBACK
         && (!autoCommit || sqlTransaction != SqlTransaction.NONE);
-    if (queryCapture && captureDue && autoCommit && sqlTransaction == SqlTransaction.NONE && sharesWrites()) {
-      captureWithQuery();
+    if (autoCommit && sqlTransaction == SqlTransaction.NONE) {
+      consistency.captureAfterWrite();
     }
-    if (!queryCapture && !primary.ownGtidTrackingIntact()) {
-      LOG.warn("[{}] GTID tracking on the primary connection was lost (reconnect?); capturing by query",
-          cluster.name());
-      captureWithQuery();
-    }
-  }
-
-  /** Whether other connections may read this one's writes right away (scope or JVM mode): capture eagerly. */
-  private boolean sharesWrites() {
-    ConsistencyScope scope = ConsistencyScope.current();
-    return scope != null || effectiveMode(scope) == ConsistencyMode.JVM;
+    consistency.checkTracking();
   }
 
   /**
@@ -913,7 +527,7 @@ public final class Session {
     } else {
       session.record(sql, null);
     }
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   /** Records a prepared session-level statement and its parameters for replay on other connections. */
@@ -923,24 +537,12 @@ public final class Session {
     } else {
       session.record(sql, parameters.copy());
     }
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   /** A batch of writes ran on the primary. */
   public void batchCompleted() throws SQLException {
-    completed(StatementKind.WRITE, primary);
-  }
-
-  private void captureIfDue() throws SQLException {
-    if (captureDue) {
-      captureWithQuery();
-    }
-  }
-
-  private void captureWithQuery() throws SQLException {
-    wrote(primary.readExecutedGtids());
-    cluster.metrics().gtidQuery();
-    captureDue = false;
+    completed(StatementKind.WRITE, link.connection());
   }
 
   /**
@@ -964,66 +566,27 @@ public final class Session {
 
   // ---------------------------------------------------------------- RyowConnection
 
+  /** {@link RyowConnection#consistencyToken}. */
   public String consistencyToken() throws SQLException {
     checkOpen();
-    if (queryCapture) {
-      captureIfDue();
-    }
-    TokenCodec codec = cluster.tokenCodec();
-    GtidSet own = watermark.current();
-    GtidSet seen = GtidSet.EMPTY;
-    List<String> pending = List.of();
-    if (monotonicReads) {
-      reads.resolve(cluster);
-      seen = reads.bound().full();
-      pending = new ArrayList<>(2);
-      reads.pendingServers(pending);
-    }
-    if (!codec.fits(own, seen, pending)) {
-      own = filledOnPrimary(own);
-    }
-    try {
-      return codec.encode(own, seen, pending);
-    } catch (IllegalArgumentException e) {
-      throw new SQLNonTransientException("[" + cluster.name() + "] " + e.getMessage(), "22023", e);
-    }
+    return consistency.consistencyToken();
   }
 
-  /**
-   * Compacts the watermark exactly: fills its gaps from the primary's {@code gtid_executed}, read now
-   * (one statement; only for a token that would not fit its bounds otherwise).
-   */
-  private GtidSet filledOnPrimary(GtidSet own) throws SQLException {
-    watermark.advance(own.filledFrom(primaryExecutedNow()));
-    return watermark.current();
-  }
-
-  /** The primary's {@code gtid_executed}, read now (one statement), which the cluster then knows it has. */
-  private GtidSet primaryExecutedNow() throws SQLException {
-    ensurePrimary();
-    GtidSet executed = primary.readExecutedGtids();
-    cluster.metrics().gtidQuery();
-    cluster.primaryHas(executed);
-    return executed;
-  }
-
+  /** {@link RyowConnection#mergeConsistencyToken}. */
   public void mergeConsistencyToken(String token) throws SQLException {
     checkOpen();
-    TokenCodec.Contents contents = cluster.tokenCodec().read(token);
-    watermark.advance(contents.writes());
-    watermarkGrewNanos = System.nanoTime();
-    if (monotonicReads) {
-      reads.imported(contents.reads(), contents.pendingServers(), System.nanoTime());
-    }
+    consistency.mergeConsistencyToken(token);
   }
 
+  /** {@link RyowConnection#setConsistencyMode}. */
   public void setConsistencyMode(@Nullable ConsistencyMode mode) throws SQLException {
     checkOpen();
-    modeOverride = mode;
+    consistency.setConsistencyMode(mode);
   }
 
+  /** {@link RyowConnection#consistencyMode}. */
   public ConsistencyMode consistencyMode() {
-    return effectiveMode(ConsistencyScope.current());
+    return consistency.consistencyMode();
   }
 
   public @Nullable ReadReport lastRead() {
@@ -1064,14 +627,11 @@ public final class Session {
       // A primary connection in a transaction gets autocommit back now (that commits, as with Connector/J);
       // one that took no part is left alone, and so are replica connections until their next use.
       try {
-        if (!primaryAutoCommit) {
-          primary.jdbc().setAutoCommit(true);
-          primaryAutoCommit = true;
-        }
+        link.autoCommitOn();
         replicas.commitOrRollback(true);
       } finally {
         endTransaction();
-        captureDue = true;
+        consistency.captureDue();
       }
     }
     this.autoCommit = autoCommit;
@@ -1086,35 +646,33 @@ public final class Session {
     checkOpen();
     if (autoCommit) {
       syncPrimary();
-      primary.jdbc().commit(); // Connector/J's own answer to a commit in autocommit mode
+      link.connection().jdbc().commit(); // Connector/J's own answer to a commit in autocommit mode
       return;
     }
     try {
       // Only the servers that took part: a primary connection still in autocommit mode ran nothing of it.
-      if (!primaryAutoCommit) {
-        primary.jdbc().commit();
+      if (!link.autoCommitOnServer()) {
+        link.connection().jdbc().commit();
       }
       replicas.commitOrRollback(true);
     } finally {
       // Committed or not, the transaction is over (a failed commit leaves its outcome to the caller).
       endTransaction();
-      captureDue = true;
+      consistency.captureDue();
     }
-    if (queryCapture && sharesWrites()) {
-      captureWithQuery();
-    }
+    consistency.captureAfterCommit();
   }
 
   public void rollback() throws SQLException {
     checkOpen();
     if (autoCommit) {
       syncPrimary();
-      primary.jdbc().rollback(); // Connector/J's own answer to a rollback in autocommit mode
+      link.connection().jdbc().rollback(); // Connector/J's own answer to a rollback in autocommit mode
       return;
     }
     try {
-      if (!primaryAutoCommit) {
-        primary.jdbc().rollback();
+      if (!link.autoCommitOnServer()) {
+        link.connection().jdbc().rollback();
       }
       replicas.commitOrRollback(false);
     } finally {
@@ -1129,13 +687,13 @@ public final class Session {
   public Connection primaryInTransaction() throws SQLException {
     checkOpen();
     syncPrimary();
-    return primary.jdbc();
+    return link.connection().jdbc();
   }
 
   /** Clears the warnings of every physical connection. */
   public void clearWarnings() throws SQLException {
     checkOpen();
-    primary.jdbc().clearWarnings();
+    link.connection().jdbc().clearWarnings();
     replicas.clearWarnings();
   }
 
@@ -1189,7 +747,7 @@ public final class Session {
    * ({@code SELECT DATABASE()}, only in that case).
    */
   private void databaseCall(DatabaseCall call) throws SQLException {
-    Connection c = primary.jdbc();
+    Connection c = link.connection().jdbc();
     String before = CurrentDatabase.of(c);
     call.on(c);
     String after = CurrentDatabase.of(c);
@@ -1199,12 +757,12 @@ public final class Session {
     if (!after.equals(before) || (session.use != null && after.equals(CurrentDatabase.onServer(c)))) {
       session.database(after);
     }
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   /** The database the primary's Connector/J is in now: a statement created now runs there (Connector/J's rule). */
   public @Nullable String currentDatabase() throws SQLException {
-    return CurrentDatabase.of(primary.jdbc());
+    return CurrentDatabase.of(link.connection().jdbc());
   }
 
   /**
@@ -1255,41 +813,41 @@ public final class Session {
 
   public void setTransactionIsolation(int level) throws SQLException {
     checkOpen();
-    primary.jdbc().setTransactionIsolation(level);
+    link.connection().jdbc().setTransactionIsolation(level);
     session.isolation(level);
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   public void setHoldability(int holdability) throws SQLException {
     checkOpen();
-    primary.jdbc().setHoldability(holdability);
+    link.connection().jdbc().setHoldability(holdability);
     session.holdability(holdability);
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
     checkOpen();
-    primary.jdbc().setNetworkTimeout(executor, milliseconds);
+    link.connection().jdbc().setNetworkTimeout(executor, milliseconds);
     session.networkTimeout(executor, milliseconds);
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   public void setClientInfo(String name, @Nullable String value) throws SQLClientInfoException {
-    primary.jdbc().setClientInfo(name, value);
+    link.connection().jdbc().setClientInfo(name, value);
     session.clientInfo(name, value);
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   public void setClientInfo(Properties properties) throws SQLClientInfoException {
-    primary.jdbc().setClientInfo(properties);
+    link.connection().jdbc().setClientInfo(properties);
     session.clientInfo(properties);
-    primaryMirror.markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit);
   }
 
   // ---------------------------------------------------------------- lifecycle
 
   public boolean isValid(int timeout) throws SQLException {
-    return !closed && primary.jdbc().isValid(timeout);
+    return !closed && link.connection().jdbc().isValid(timeout);
   }
 
   public boolean isClosed() {
@@ -1304,7 +862,7 @@ public final class Session {
     closed = true;
     guard.close();
     replicas.closeAll();
-    primary.close();
+    link.connection().close();
     cluster.connectionClosed();
   }
 
@@ -1316,13 +874,13 @@ public final class Session {
     guard.close();
     cluster.connectionClosed();
     replicas.abortAll(executor);
-    primary.abort(executor);
+    link.connection().abort(executor);
   }
 
 
   @Override
   public String toString() {
-    return "RyowConnection[" + cluster.name() + ", primary=" + primary.host() + ", replicas=" + replicas + ", closed="
+    return "RyowConnection[" + cluster.name() + ", primary=" + link.connection().host() + ", replicas=" + replicas + ", closed="
         + closed + "]";
   }
 }

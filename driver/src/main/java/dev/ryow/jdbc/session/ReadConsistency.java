@@ -1,0 +1,485 @@
+package dev.ryow.jdbc.session;
+
+import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.ConsistencyScope;
+import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.TokenCodec;
+import dev.ryow.jdbc.config.UnknownGtidPolicy;
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.route.MonotonicReads;
+import dev.ryow.jdbc.route.ReadBound;
+import dev.ryow.jdbc.route.ReadRequirement;
+import dev.ryow.jdbc.route.ReadWatermark;
+import dev.ryow.jdbc.route.ReplicaEndpoint;
+import dev.ryow.jdbc.route.Watermark;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ServerPosition;
+import dev.ryow.jdbc.server.Sql;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whose writes a session's reads wait for, and what they must not show less than: the connection's
+ * watermark and GTID capture (own_gtid from the primary's OK packets, or by query), the consistency
+ * mode (connection override, bound scope, {@code ryow.consistency}), the read watermarks of monotonic
+ * reads ({@link MonotonicReads}), GTIDs no server has (forgotten, or refused per
+ * {@code ryow.unknownGtids}), and the consistency token. Computes the {@link ReadRequirement} of each
+ * replica read ({@link #prepareRead}); reaches the primary only through {@link PrimaryAccess}.
+ */
+final class ReadConsistency {
+  private static final Logger LOG = LoggerFactory.getLogger(ReadConsistency.class);
+
+  /** The session's primary connection, as this class may use it. */
+  interface PrimaryAccess {
+    /** The connection as it is (it may be broken). */
+    PhysicalConnection connection();
+
+    /** The connection, replaced first when it broke or the cluster moved (outside a dirty transaction). */
+    PhysicalConnection ensure() throws SQLException;
+
+    /** Whether it is open and to the cluster's current primary. */
+    boolean current();
+
+    /** The primary epoch it belongs to. */
+    long epoch();
+  }
+
+  private final Cluster cluster;
+  private final Watermark watermark;
+  private final PrimaryAccess primary;
+  private final ReplicaSet replicas;
+  private final boolean queryCapture;
+  /** What this connection's reads saw (monotonic reads); see {@link MonotonicReads}. */
+  private final ReadWatermark reads = new ReadWatermark();
+  private final boolean monotonicReads;
+  private final MonotonicReads monotonic;
+  private final ReadRequirement requirement = new ReadRequirement();
+  private final ReadWatermark[] readScopes = new ReadWatermark[3];
+  /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
+  private long watermarkCheckedEpoch;
+  /** When the watermark last grew ({@link System#nanoTime()}): a primary poll after it must contain it. */
+  private long watermarkGrewNanos = System.nanoTime();
+  /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
+  private boolean captureDue;
+  /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
+  private @Nullable ConsistencyMode modeOverride;
+
+  ReadConsistency(Cluster cluster, Watermark watermark, boolean queryCapture, PrimaryAccess primary, ReplicaSet replicas) {
+    this.cluster = cluster;
+    this.watermark = watermark;
+    this.queryCapture = queryCapture;
+    this.primary = primary;
+    this.replicas = replicas;
+    this.watermarkCheckedEpoch = primary.epoch();
+    this.monotonicReads = cluster.monotonicReads();
+    this.monotonic = new MonotonicReads(cluster);
+  }
+
+  /** Whether reads are monotonic ({@code ryow.monotonicReads}). */
+  boolean monotonicReads() {
+    return monotonicReads;
+  }
+
+  /**
+   * What a replica read in {@code mode} must see, for the replica admission; null when it must run on
+   * the primary instead (it must see GTIDs the primary never executed, {@code ryow.unknownGtids=primary}).
+   * Captures due writes first (query capture) and forgets GTIDs the primary is found to lack.
+   */
+  @Nullable ReadRequirement prepareRead(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
+    if (queryCapture && captureDue) {
+      primary.ensure();
+      captureIfDue();
+    }
+    forgetWhatThePrimaryLacks();
+    GtidSet required = mode == ConsistencyMode.NONE ? GtidSet.EMPTY : requiredFor(mode, scope);
+    int scopes = monotonicReads ? readScopes(mode, scope) : 0;
+    GtidSet fromTokens = scopes == 0 ? GtidSet.EMPTY : unverifiedReads(scopes);
+    GtidSet checked = fromTokens.isEmpty() ? required : required.union(fromTokens);
+    if (!checked.isEmpty() && !primaryKnowsAll(checked, scopes)) {
+      return null;
+    }
+    return scopes == 0 ? requirement.plain(required) : monotonicRequirement(required, scopes);
+  }
+
+  /** A statement may have written on the primary (or a transaction ended): capture before the next replica read. */
+  void captureDue() {
+    captureDue = true;
+  }
+
+  /** After an autocommit write outside a transaction: in query mode, capture now if other connections read our writes. */
+  void captureAfterWrite() throws SQLException {
+    if (queryCapture && captureDue && sharesWrites()) {
+      captureWithQuery();
+    }
+  }
+
+  /** After a commit: in query mode, capture now if other connections read our writes. */
+  void captureAfterCommit() throws SQLException {
+    if (queryCapture && sharesWrites()) {
+      captureWithQuery();
+    }
+  }
+
+  /** After a statement on the primary in own_gtid mode: a reconnect inside Connector/J lost the listener. */
+  void checkTracking() throws SQLException {
+    if (!queryCapture && !primary.connection().ownGtidTrackingIntact()) {
+      LOG.warn("[{}] GTID tracking on the primary connection was lost (reconnect?); capturing by query",
+          cluster.name());
+      captureWithQuery();
+    }
+  }
+
+  /** The session has a new primary connection: capture before the next read, check the watermark against it. */
+  void primaryReplaced() throws SQLException {
+    captureDue = true;
+    checkWatermarkAgainstPrimary();
+  }
+
+  /**
+   * Collects the read watermarks whose reads this one must not show less than, per {@code mode}: the
+   * connection's; plus the scope's; plus the JVM's. {@code latest} needs none (it reads the primary's
+   * position at that moment, which contains whatever any replica had shown), {@code none} promises nothing.
+   */
+  private int readScopes(ConsistencyMode mode, @Nullable ConsistencyScope scope) {
+    if (mode == ConsistencyMode.NONE || mode == ConsistencyMode.LATEST) {
+      return 0;
+    }
+    int n = 0;
+    readScopes[n++] = reads;
+    if (scope != null && mode != ConsistencyMode.CONNECTION) {
+      readScopes[n++] = scope.reads();
+    }
+    if (mode == ConsistencyMode.JVM) {
+      readScopes[n++] = cluster.jvmReads();
+    }
+    return n;
+  }
+
+  private GtidSet unverifiedReads(int scopes) {
+    GtidSet u = GtidSet.EMPTY;
+    for (int i = 0; i < scopes; i++) {
+      u = u.union(readScopes[i].bound().unverified());
+    }
+    return u;
+  }
+
+  /**
+   * Where a monotonic read may run and what it must see ({@link MonotonicReads}); reads the position
+   * of servers it leaves behind first (one round trip each, only when it leaves them).
+   */
+  private ReadRequirement monotonicRequirement(GtidSet required, int scopes) throws SQLException {
+    forgetReadsThePrimaryLacks(scopes);
+    ReadRequirement req = requirement;
+    int probes = monotonic.plan(required, readScopes, scopes, req);
+    if (probes == 0) {
+      return req;
+    }
+    for (int i = 0; i < probes; i++) {
+      ReplicaEndpoint server = monotonic.probe(i);
+      long at = System.nanoTime();
+      @Nullable ServerPosition position;
+      @Nullable String uuid;
+      if (server == cluster.primaryEndpoint()) {
+        // A failed read leaves the reads it would have bounded pending: the read then goes to the
+        // primary, through the usual reconnect and failover.
+        try {
+          PhysicalConnection p = primary.ensure();
+          position = p.readPosition();
+          uuid = p.identity().serverUuid();
+        } catch (SQLException e) {
+          if (!Sql.isConnectionFailure(e) && !Sql.isUnreachable(e)) {
+            throw e;
+          }
+          primary.connection().markBroken();
+          position = null;
+          uuid = null;
+        }
+      } else {
+        position = replicas.position(server);
+        uuid = server.serverUuid();
+      }
+      cluster.metrics().positionRead();
+      if (position != null && uuid != null) {
+        monotonic.probed(server, uuid, position, at, readScopes, scopes);
+      }
+    }
+    monotonic.finish(required, readScopes, scopes, req);
+    return req;
+  }
+
+  /**
+   * As {@link #forgetWhatThePrimaryLacks} for the read watermarks: a primary poll taken after a
+   * watermark's bound last grew that lacks part of it (an errant transaction on a replica, GTIDs lost
+   * with an old primary) is confirmed with {@code GTID_SUBSET} and the missing GTIDs are forgotten.
+   */
+  private void forgetReadsThePrimaryLacks(int scopes) throws SQLException {
+    Cluster.PrimaryPosition position = cluster.primaryPosition();
+    if (!primary.current()) {
+      return;
+    }
+    for (int i = 0; i < scopes; i++) {
+      ReadWatermark w = readScopes[i];
+      ReadBound b = w.bound();
+      if (b.isEmpty() || position.polledAtNanos() - w.grewAtNanos() <= 0 || position.executed().contains(b.full())) {
+        continue;
+      }
+      forgetLostReads(w, b);
+    }
+  }
+
+  private void forgetLostReads(ReadWatermark w, ReadBound b) throws SQLException {
+    GtidSet[] split = primary.connection().splitByExecuted(b.full());
+    if (!split[0].isEmpty() && w.forget(b, split[1])) {
+      cluster.metrics().lostGtidsForgotten();
+      LOG.warn("[{}] the primary {} has not executed {} of what earlier reads saw (an errant transaction on a"
+          + " replica, lost with an old primary, or a token from elsewhere); forgetting them", cluster.name(),
+          primary.connection().host(), split[0]);
+    }
+  }
+
+  /** A read the router sent to the replicas ran on {@code on}: it joins the read watermarks. */
+  void readCompleted(PhysicalConnection on) {
+    String uuid = on.identity().serverUuid();
+    if (uuid == null) {
+      return;
+    }
+    long now = System.nanoTime();
+    reads.observed(uuid, now);
+    cluster.jvmReads().observed(uuid, now);
+    ConsistencyScope scope = ConsistencyScope.current();
+    if (scope != null) {
+      scope.reads().observed(uuid, now);
+    }
+  }
+
+  ConsistencyMode effectiveMode(@Nullable ConsistencyScope scope) {
+    ConsistencyMode m = modeOverride;
+    if (m != null) {
+      return m;
+    }
+    ConsistencyMode configured = cluster.consistency();
+    if (scope == null) {
+      return configured;
+    }
+    if (scope.modeGiven()) {
+      return scope.mode();
+    }
+    // A scope adds its writes; it never narrows the configured guarantee (jvm and latest contain it).
+    return configured == ConsistencyMode.JVM || configured == ConsistencyMode.LATEST ? configured : ConsistencyMode.SCOPE;
+  }
+
+  /** The GTIDs a replica must have executed before this read, for {@code mode}. */
+  private GtidSet requiredFor(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
+    GtidSet own = watermark.current();
+    return switch (mode) {
+      case NONE -> GtidSet.EMPTY;
+      case CONNECTION -> own;
+      case SCOPE -> scope == null ? own : own.union(scope.gtids());
+      case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
+      case LATEST -> own.union(primaryExecutedNow());
+    };
+  }
+
+  /**
+   * Whether the primary has executed everything in {@code required}. Sets from outside (tokens) that
+   * the cluster has not seen are checked once with {@code GTID_SUBSET}; GTIDs no server will ever have
+   * must not make reads wait: per {@code ryow.unknownGtids} the read goes to the primary (and this
+   * connection forgets the unknown GTIDs of its own watermark), or fails. When the primary cannot be
+   * asked (it is away), the read goes ahead and waits as usual, bounded by {@code ryow.waitTimeout}.
+   */
+  private boolean primaryKnowsAll(GtidSet required, int scopes) throws SQLException {
+    if (cluster.knownOnPrimary().contains(required)) {
+      verifiedReads(required, scopes);
+      return true;
+    }
+    cluster.metrics().gtidSubsetCheck();
+    try {
+      if (primary.ensure().splitByExecuted(required)[0].isEmpty()) {
+        cluster.primaryHas(required);
+        verifiedReads(required, scopes);
+        return true;
+      }
+    } catch (SQLException e) {
+      if (!Sql.isConnectionFailure(e) && !Sql.isUnreachable(e)) {
+        throw e;
+      }
+      primary.connection().markBroken();
+      return true;
+    }
+    if (cluster.unknownGtids() == UnknownGtidPolicy.ERROR) {
+      throw new SQLDataException(
+          "[" + cluster.name() + "] this read must see GTIDs the primary has never executed (" + abbreviate(required)
+              + "): a forged or foreign consistency token, or writes lost in a failover. ryow.unknownGtids=error;"
+              + " set it to primary to read on the primary instead.",
+          "22023");
+    }
+    cluster.metrics().unknownGtidRead();
+    LOG.debug("[{}] watermark names GTIDs the primary never executed; reading on the primary", cluster.name());
+    GtidSet own = watermark.current();
+    if (!own.isEmpty() && !cluster.knownOnPrimary().contains(own)) {
+      forgetLost(own);
+    }
+    for (int i = 0; i < scopes; i++) {
+      ReadBound b = readScopes[i].bound();
+      if (!b.unverified().isEmpty()) {
+        forgetLostReads(readScopes[i], b);
+      }
+    }
+    return false;
+  }
+
+  private void verifiedReads(GtidSet executedByPrimary, int scopes) {
+    for (int i = 0; i < scopes; i++) {
+      readScopes[i].verified(executedByPrimary);
+    }
+  }
+
+  private static String abbreviate(GtidSet set) {
+    String text = set.toString();
+    return text.length() <= 120 ? text : text.substring(0, 117) + "...";
+  }
+
+  /**
+   * GTIDs of writes of ours (from the primary's OK packet, or a query capture): they join this
+   * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
+   */
+  void wrote(GtidSet gtids) {
+    GtidSet covering = cluster.wrote(gtids);
+    watermark.advance(covering);
+    watermarkGrewNanos = System.nanoTime();
+    ConsistencyScope scope = ConsistencyScope.current();
+    if (scope != null) {
+      scope.advance(covering);
+    }
+  }
+
+  /**
+   * Cheap check before a replica read: the poller read the primary's {@code gtid_executed} after this
+   * watermark last grew, yet it does not contain the watermark. Then some GTIDs of the watermark were
+   * never executed by this primary (a token from a lost primary or another cluster): confirmed with
+   * {@code GTID_SUBSET} on the primary and forgotten, instead of making every read wait for them.
+   */
+  private void forgetWhatThePrimaryLacks() throws SQLException {
+    Cluster.PrimaryPosition position = cluster.primaryPosition();
+    if (position.polledAtNanos() - watermarkGrewNanos <= 0 || !primary.current()) {
+      return;
+    }
+    GtidSet wm = watermark.current();
+    if (wm.isEmpty() || position.executed().contains(wm)) {
+      return;
+    }
+    watermarkGrewNanos = System.nanoTime();
+    forgetLost(wm);
+  }
+
+  private void forgetLost(GtidSet wm) throws SQLException {
+    GtidSet[] split = primary.connection().splitByExecuted(wm);
+    if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
+      cluster.metrics().lostGtidsForgotten();
+      LOG.warn("[{}] the primary {} has not executed {} of this connection's watermark (lost with an old primary, or"
+          + " a token from elsewhere); forgetting them so that reads do not wait for GTIDs no server has",
+          cluster.name(), primary.connection().host(), split[0]);
+    }
+  }
+
+  /**
+   * After the cluster moved to another primary: GTIDs of the watermark the new primary has not
+   * executed were lost with the old one (or never existed); no server will ever have them, so waiting
+   * for them would only time out. Policy: forget them (logged at WARN with the GTIDs, counted in
+   * {@code lostGtidsForgotten}); the rest of the watermark still holds.
+   */
+  private void checkWatermarkAgainstPrimary() throws SQLException {
+    long epoch = primary.epoch();
+    if (watermarkCheckedEpoch == epoch) {
+      return;
+    }
+    GtidSet wm = watermark.current();
+    if (!wm.isEmpty() && !cluster.primaryPosition().executed().contains(wm)) {
+      forgetLost(wm);
+    }
+    watermarkCheckedEpoch = epoch;
+  }
+
+  /** Whether other connections may read this one's writes right away (scope or JVM mode): capture eagerly. */
+  private boolean sharesWrites() {
+    ConsistencyScope scope = ConsistencyScope.current();
+    return scope != null || effectiveMode(scope) == ConsistencyMode.JVM;
+  }
+
+  private void captureIfDue() throws SQLException {
+    if (captureDue) {
+      captureWithQuery();
+    }
+  }
+
+  private void captureWithQuery() throws SQLException {
+    wrote(primary.connection().readExecutedGtids());
+    cluster.metrics().gtidQuery();
+    captureDue = false;
+  }
+
+  String consistencyToken() throws SQLException {
+    if (queryCapture) {
+      captureIfDue();
+    }
+    TokenCodec codec = cluster.tokenCodec();
+    GtidSet own = watermark.current();
+    GtidSet seen = GtidSet.EMPTY;
+    List<String> pending = List.of();
+    if (monotonicReads) {
+      reads.resolve(cluster);
+      seen = reads.bound().full();
+      pending = new ArrayList<>(2);
+      reads.pendingServers(pending);
+    }
+    if (!codec.fits(own, seen, pending)) {
+      own = filledOnPrimary(own);
+    }
+    try {
+      return codec.encode(own, seen, pending);
+    } catch (IllegalArgumentException e) {
+      throw new SQLNonTransientException("[" + cluster.name() + "] " + e.getMessage(), "22023", e);
+    }
+  }
+
+  /**
+   * Compacts the watermark exactly: fills its gaps from the primary's {@code gtid_executed}, read now
+   * (one statement; only for a token that would not fit its bounds otherwise).
+   */
+  private GtidSet filledOnPrimary(GtidSet own) throws SQLException {
+    watermark.advance(own.filledFrom(primaryExecutedNow()));
+    return watermark.current();
+  }
+
+  /** The primary's {@code gtid_executed}, read now (one statement), which the cluster then knows it has. */
+  private GtidSet primaryExecutedNow() throws SQLException {
+    GtidSet executed = primary.ensure().readExecutedGtids();
+    cluster.metrics().gtidQuery();
+    cluster.primaryHas(executed);
+    return executed;
+  }
+
+  void mergeConsistencyToken(String token) throws SQLException {
+    TokenCodec.Contents contents = cluster.tokenCodec().read(token);
+    watermark.advance(contents.writes());
+    watermarkGrewNanos = System.nanoTime();
+    if (monotonicReads) {
+      reads.imported(contents.reads(), contents.pendingServers(), System.nanoTime());
+    }
+  }
+
+  void setConsistencyMode(@Nullable ConsistencyMode mode) {
+    modeOverride = mode;
+  }
+
+  ConsistencyMode consistencyMode() {
+    return effectiveMode(ConsistencyScope.current());
+  }
+}

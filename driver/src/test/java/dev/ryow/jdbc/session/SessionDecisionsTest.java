@@ -1,0 +1,301 @@
+package dev.ryow.jdbc.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.proxy.LogicalConnection;
+import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.route.Health;
+import dev.ryow.jdbc.server.ConnectorJ;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The session's decisions without a server: where a statement runs, where it runs again after a
+ * failure (or why it must not), admission and fallback, session replay and transaction bookkeeping,
+ * through {@code ConnectorJ}'s driver seam over {@link StubServers}. Every expectation is read from the
+ * stub servers (which ran the statement, how often), never from the driver's own report. The
+ * integration tests prove the same behaviour on real servers; these pin the decisions down one by one.
+ */
+class SessionDecisionsTest {
+  private static final String P = "stub-p:3306";
+  private static final String R1 = "stub-r1:3307";
+  private static final String R2 = "stub-r2:3308";
+  /** No poll during a test (the poller's first round only); GTIDs captured by query (the stub has no OK-packet tracker). */
+  private static final String BASE = "ryow.gtidCapture=query&ryow.pollInterval=600000";
+
+  private final List<Connection> opened = new ArrayList<>();
+
+  @AfterEach
+  void close() throws SQLException {
+    for (Connection c : opened) {
+      c.close();
+    }
+  }
+
+  private record World(StubServers servers, Cluster cluster, Connection connection) {
+    StubServers.Server p() {
+      return servers.server(P);
+    }
+
+    StubServers.Server r1() {
+      return servers.server(R1);
+    }
+
+    StubServers.Server r2() {
+      return servers.server(R2);
+    }
+  }
+
+  private World world(String parameters, String... addresses) throws SQLException {
+    StubServers servers = new StubServers(addresses);
+    String url = "jdbc:ryow:mysql://" + String.join(",", addresses) + "/app?" + BASE
+        + (parameters.isEmpty() ? "" : "&" + parameters);
+    RyowConfig config = RyowConfig.from(url, new Properties());
+    ConnectorJ connector = new ConnectorJ(servers);
+    Cluster cluster = new Cluster(config, connector);
+    Connection c = LogicalConnection.open(cluster, config, connector);
+    opened.add(c);
+    // The poller's first round (it ends by publishing the replicas' states) comes before any fault is
+    // scripted, and the next one not before 10 minutes: no poll races a test's script.
+    long giveUp = System.nanoTime() + 30_000_000_000L;
+    while (cluster.metrics().snapshot().replicaStates().isEmpty()) {
+      assertThat(System.nanoTime() - giveUp).as("the poller's first round ended").isNegative();
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+    return new World(servers, cluster, c);
+  }
+
+  /** What the application does, on its logical connection. */
+  @FunctionalInterface
+  interface Step {
+    void run(World w) throws SQLException;
+  }
+
+  /**
+   * One row: a set-up, a fault scripted on the stub servers, the statement, and where it must have run
+   * (each server's count of that statement), or the SQLState it must fail with.
+   */
+  record Case(String name, String parameters, Step setUp, Step fault, String sql, boolean query,
+      @Nullable String failsWith, int onP, int onR1) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static final Step NOTHING = w -> { };
+  private static final Step WRITE_FIRST = w -> {
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("INSERT INTO t VALUES (1)");
+    }
+  };
+  private static final Step READ_ONLY_TRANSACTION = w -> {
+    w.connection().setReadOnly(true);
+    w.connection().setAutoCommit(false);
+  };
+  private static final Step LAG_THEN_WRITE = w -> {
+    w.r1().lag();
+    WRITE_FIRST.run(w);
+  };
+  private static final Step MANUAL_COMMIT = w -> w.connection().setAutoCommit(false);
+
+  private static SQLException linkFailure() {
+    return new SQLRecoverableException("Communications link failure (scripted)", "08S01");
+  }
+
+  private static SQLException readOnlyRefusal() {
+    return new SQLException("The MySQL server is running with the --super-read-only option", "HY000", 1290);
+  }
+
+  static Stream<Case> retries() {
+    return Stream.of(
+        new Case("a read whose replica connection breaks runs again elsewhere (the primary here)", "", NOTHING,
+            w -> w.r1().failNext.add(linkFailure()), "SELECT c FROM t WHERE id = 1", true, null, 1, 0),
+        new Case("a read inside a read-only transaction on a replica is never run again elsewhere", "",
+            READ_ONLY_TRANSACTION, w -> w.r1().failNext.add(linkFailure()), "SELECT c FROM t WHERE id = 2", true,
+            "08S01", 0, 0),
+        new Case("a read a replica refuses as a write (1290) runs on the primary", "", NOTHING,
+            w -> w.r1().failNext.add(readOnlyRefusal()), "SELECT f(3) FROM t", true, null, 1, 0),
+        new Case("a write the primary refuses as read-only (1290) runs on the writable server found", "", NOTHING,
+            w -> {
+              w.p().readOnly = true;
+              w.r1().readOnly = false;
+            },
+            "UPDATE t SET c = 4", false, null, 0, 1),
+        new Case("a write whose primary connection breaks is never run again (it may have committed)", "", NOTHING,
+            w -> w.p().failNext.add(linkFailure()), "UPDATE t SET c = 5", false, "08S01", 0, 0),
+        new Case("a write the read-only primary refuses inside a transaction is not run again", "", MANUAL_COMMIT,
+            w -> {
+              w.p().readOnly = true;
+              w.r1().readOnly = false;
+            },
+            "UPDATE t SET c = 6", false, "HY000", 0, 0),
+        new Case("a locking read whose primary connection breaks runs again on a new connection", "", NOTHING,
+            w -> w.p().failNext.add(linkFailure()), "SELECT c FROM t WHERE id = 7 FOR UPDATE", true, null, 1, 0),
+        new Case("a read whose wait times out falls back to the primary", "", LAG_THEN_WRITE, NOTHING, "SELECT c FROM t WHERE id = 8", true, null, 1, 0),
+        new Case("with ryow.fallback=error, a read whose wait times out fails (HYT00)", "ryow.fallback=error",
+            LAG_THEN_WRITE, NOTHING, "SELECT c FROM t WHERE id = 9", true, "HYT00", 0, 0),
+        new Case("with ryow.fallback=stale, a read whose wait times out reads the lagging replica",
+            "ryow.fallback=stale", LAG_THEN_WRITE, NOTHING, "SELECT c FROM t WHERE id = 10", true, null, 0, 1),
+        new Case("a read whose wait returns NULL falls back to the primary", "", LAG_THEN_WRITE,
+            w -> w.r1().waitAnswerWhenLacking = null,
+            "SELECT c FROM t WHERE id = 11", true, null, 1, 0),
+        new Case("with consistency none a lagging replica serves the read without a wait",
+            "ryow.consistency=none", LAG_THEN_WRITE, NOTHING, "SELECT c FROM t WHERE id = 12", true, null, 0, 1),
+        new Case("a replica that cannot be reached leaves the read to the primary", "", NOTHING,
+            w -> w.r1().down = true, "SELECT c FROM t WHERE id = 13", true, null, 1, 0));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("retries")
+  void whereAStatementRunsAfterAFault(Case row) throws SQLException {
+    World w = world(row.parameters(), P, R1);
+    row.setUp().run(w);
+    row.fault().run(w);
+    SQLException thrown = null;
+    try (Statement s = w.connection().createStatement()) {
+      if (row.query()) {
+        try (ResultSet rs = s.executeQuery(row.sql())) {
+          assertThat(rs.next()).isTrue();
+        }
+      } else {
+        s.executeUpdate(row.sql());
+      }
+    } catch (SQLException e) {
+      thrown = e;
+    }
+    if (row.failsWith() == null) {
+      assertThat((Throwable) thrown).as("statement error").isNull();
+    } else {
+      assertThat((Throwable) thrown).as("statement error").isNotNull();
+      assertThat(thrown.getSQLState()).isEqualTo(row.failsWith());
+    }
+    assertThat(count(w.p(), row.sql())).as("runs on the primary").isEqualTo(row.onP());
+    assertThat(count(w.r1(), row.sql())).as("runs on the replica").isEqualTo(row.onR1());
+  }
+
+  @Test
+  void aReplicaWhoseConnectionBreaksLeavesRotationAndTheReadRunsOnceOnTheOther() throws SQLException {
+    World w = world("", P, R1, R2);
+    String first = "SELECT c FROM t WHERE id = 19";
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery(first)) {
+      assertThat(rs.next()).isTrue();
+    }
+    StubServers.Server home = count(w.r1(), first) == 1 ? w.r1() : w.r2();
+    StubServers.Server other = home == w.r1() ? w.r2() : w.r1();
+    assertThat(count(home, first)).isEqualTo(1);
+    home.failNext.add(linkFailure()); // the server this connection reads on breaks its connection
+    String sql = "SELECT c FROM t WHERE id = 20";
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      assertThat(rs.next()).isTrue();
+    }
+    assertThat(count(other, sql)).isEqualTo(1);
+    assertThat(count(home, sql) + count(w.p(), sql)).isZero();
+    assertThat(w.cluster().servers().get(home.index).health()).isEqualTo(Health.UNREACHABLE);
+    assertThat(w.cluster().servers().get(other.index).health()).isEqualTo(Health.UP);
+  }
+
+  @Test
+  void afterAFailoverTheNextWriteRunsOnTheNewPrimaryOnTheSameConnection() throws SQLException {
+    World w = world("ryow.failoverTimeout=2000", P, R1, R2);
+    WRITE_FIRST.run(w);
+    w.p().down = true; // the primary dies; replica2 is promoted
+    w.r2().readOnly = false;
+    SQLException first = null;
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("UPDATE t SET c = 21");
+    } catch (SQLException e) {
+      first = e;
+    }
+    // Sent to the dead primary's connection, the write fails and is not run again (it may have committed).
+    assertThat((Throwable) first).isNotNull();
+    assertThat(first.getSQLState()).isEqualTo("08S01");
+    assertThat(count(w.r2(), "UPDATE t SET c = 21")).isZero();
+    assertThat(count(w.p(), "UPDATE t SET c = 21")).isZero();
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("UPDATE t SET c = 22");
+    }
+    assertThat(count(w.r2(), "UPDATE t SET c = 22")).isEqualTo(1);
+    assertThat(count(w.p(), "UPDATE t SET c = 22")).isZero();
+    assertThat(w.connection().unwrap(RyowConnection.class).lastServerAddress()).isEqualTo(R2);
+  }
+
+  @Test
+  void sessionStateIsReplayedOnEveryReplicaConnectionBeforeItsFirstRead() throws SQLException {
+    World w = world("", P, R1);
+    try (Statement s = w.connection().createStatement()) {
+      s.execute("SET time_zone = '+00:00'");
+      try (ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 30")) {
+        assertThat(rs.next()).isTrue();
+      }
+      assertThat(w.r1().ran).containsSubsequence("SET time_zone = '+00:00'", "SELECT c FROM t WHERE id = 30");
+      try (ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 31")) {
+        assertThat(rs.next()).isTrue();
+      }
+    }
+    // Replayed once, before the replica connection's first read; the primary ran it once.
+    assertThat(w.r1().ran).containsExactly(
+        "SET time_zone = '+00:00'", "SELECT c FROM t WHERE id = 30", "SELECT c FROM t WHERE id = 31");
+    assertThat(count(w.p(), "SET time_zone = '+00:00'")).isEqualTo(1);
+  }
+
+  @Test
+  void aReadOnlyTransactionStaysOnOneReplicaAndCommitsOnlyThere() throws SQLException {
+    World w = world("", P, R1, R2);
+    READ_ONLY_TRANSACTION.run(w);
+    try (Statement s = w.connection().createStatement()) {
+      for (int i = 0; i < 3; i++) {
+        try (ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 4" + i)) {
+          assertThat(rs.next()).isTrue();
+        }
+      }
+    }
+    w.connection().commit();
+    StubServers.Server used = w.r1().ran.isEmpty() ? w.r2() : w.r1();
+    StubServers.Server other = used == w.r1() ? w.r2() : w.r1();
+    assertThat(used.ran).containsExactly("SELECT c FROM t WHERE id = 40", "SELECT c FROM t WHERE id = 41",
+        "SELECT c FROM t WHERE id = 42", "COMMIT");
+    assertThat(other.ran).isEmpty();
+    assertThat(w.p().ran).doesNotContain("COMMIT");
+  }
+
+  @Test
+  void aReadWriteTransactionCommitsOnThePrimaryAndItsReadsStayThere() throws SQLException {
+    World w = world("", P, R1);
+    MANUAL_COMMIT.run(w);
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("INSERT INTO t VALUES (50)");
+      try (ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 50")) {
+        assertThat(rs.next()).isTrue();
+      }
+    }
+    w.connection().commit();
+    assertThat(w.p().ran).containsExactly("INSERT INTO t VALUES (50)", "SELECT c FROM t WHERE id = 50", "COMMIT");
+    assertThat(w.r1().ran).isEmpty();
+  }
+
+  private static int count(StubServers.Server s, String sql) {
+    synchronized (s.ran) {
+      return (int) s.ran.stream().filter(sql::equals).count();
+    }
+  }
+}
