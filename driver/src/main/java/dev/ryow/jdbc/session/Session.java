@@ -6,53 +6,27 @@ import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
-import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.config.GtidCaptureMode;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
-import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.MonotonicReads;
-import dev.ryow.jdbc.route.ReadBound;
 import dev.ryow.jdbc.route.ReadRequirement;
-import dev.ryow.jdbc.route.ReadWatermark;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Router;
 import dev.ryow.jdbc.route.SqlTransaction;
 import dev.ryow.jdbc.route.Target;
 import dev.ryow.jdbc.route.Watermark;
 import dev.ryow.jdbc.server.ConnectorJ;
-import dev.ryow.jdbc.server.CurrentDatabase;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
-import dev.ryow.jdbc.server.ServerPosition;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.sql.StatementKind;
-import java.sql.Array;
-import java.sql.Blob;
-import java.sql.CallableStatement;
-import java.sql.Clob;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.NClob;
-import java.sql.PreparedStatement;
 import java.sql.SQLClientInfoException;
-import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLNonTransientException;
-import java.sql.SQLTransientConnectionException;
-import java.sql.SQLWarning;
-import java.sql.SQLXML;
-import java.sql.Savepoint;
-import java.sql.ShardingKey;
-import java.sql.Statement;
-import java.sql.Struct;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
@@ -86,6 +60,8 @@ public final class Session {
   /** The primary physical connection: reconnect, failover, the flags it has. */
   private final PrimaryLink link;
   private final ReplicaSet replicas;
+  /** SET/USE and JDBC session settings, recorded for replay. */
+  private final SessionSettings settings;
   /** Watermarks, capture, consistency modes, monotonic reads. */
   private final ReadConsistency consistency;
   /** Lets cancel, close and abort from other threads end a replica wait. */
@@ -129,6 +105,7 @@ public final class Session {
     this.pipelineWaits = !"true".equalsIgnoreCase(config.connectorProperties().getProperty("useServerPrepStmts"));
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
+    this.settings = new SessionSettings(session, link);
     this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
     this.consistency = new ReadConsistency(cluster, watermark,
         config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY, new Primary(), replicas);
@@ -522,22 +499,12 @@ public final class Session {
    * that ran on the primary; replica connections replay it before their next use.
    */
   public void sessionStatement(StatementKind kind, String sql) {
-    if (kind == StatementKind.USE) {
-      session.use(sql, null);
-    } else {
-      session.record(sql, null);
-    }
-    link.mirror().markApplied(autoCommit);
+    settings.statement(kind, sql, autoCommit);
   }
 
   /** Records a prepared session-level statement and its parameters for replay on other connections. */
   public void sessionStatement(StatementKind kind, String sql, ParameterRecorder parameters) {
-    if (kind == StatementKind.USE) {
-      session.use(sql, parameters.copy());
-    } else {
-      session.record(sql, parameters.copy());
-    }
-    link.mirror().markApplied(autoCommit);
+    settings.statement(kind, sql, parameters, autoCommit);
   }
 
   /** A batch of writes ran on the primary. */
@@ -730,64 +697,27 @@ public final class Session {
 
   /**
    * As Connector/J: moves the connection to {@code catalog} when its {@code databaseTerm} is
-   * {@code CATALOG} (the default), does nothing when it is {@code SCHEMA}. Replica connections follow
-   * what the primary connection did (see {@link #databaseCall}).
+   * {@code CATALOG} (the default), does nothing when it is {@code SCHEMA}; replica connections follow.
    */
   public void setCatalog(String catalog) throws SQLException {
     checkOpen();
-    databaseCall(c -> c.setCatalog(catalog));
+    settings.setCatalog(catalog, autoCommit);
   }
 
-  /**
-   * Runs {@code setCatalog} or {@code setSchema} on the primary connection, then records the database
-   * its Connector/J is in now, which every replica connection moves to before its next use. Whether the
-   * call did anything depends on Connector/J's {@code databaseTerm}; asking Connector/J afterwards
-   * follows it whatever the setting. When the database did not change but a {@code USE} sent as SQL had
-   * moved the session elsewhere, the call may or may not have moved it back: the primary is asked
-   * ({@code SELECT DATABASE()}, only in that case).
-   */
-  private void databaseCall(DatabaseCall call) throws SQLException {
-    Connection c = link.connection().jdbc();
-    String before = CurrentDatabase.of(c);
-    call.on(c);
-    String after = CurrentDatabase.of(c);
-    if (after == null) {
-      return;
-    }
-    if (!after.equals(before) || (session.use != null && after.equals(CurrentDatabase.onServer(c)))) {
-      session.database(after);
-    }
-    link.mirror().markApplied(autoCommit);
+  /** As Connector/J: moves the connection to {@code schema} when its {@code databaseTerm} is {@code SCHEMA}. */
+  public void setSchema(String schema) throws SQLException {
+    checkOpen();
+    settings.setSchema(schema, autoCommit);
   }
 
   /** The database the primary's Connector/J is in now: a statement created now runs there (Connector/J's rule). */
   public @Nullable String currentDatabase() throws SQLException {
-    return CurrentDatabase.of(link.connection().jdbc());
+    return settings.currentDatabase();
   }
 
-  /**
-   * Creates a physical statement on {@code on} for a logical statement created while the connection was
-   * in {@code database}. Connector/J runs each statement in the database that was current when it was
-   * created; the logical statement creates its physical ones on first use, so when the connection has
-   * moved since, the physical statement is created in {@code database} (two {@code USE} round trips,
-   * only in that case) and then behaves as the application's statement would with Connector/J alone.
-   */
+  /** Creates a physical statement on {@code on} in {@code database} (see {@link SessionSettings#createIn}). */
   public <S> S createIn(@Nullable String database, PhysicalConnection on, StatementFactory<S> factory) throws SQLException {
-    Connection c = on.jdbc();
-    String now = database == null ? null : CurrentDatabase.of(c);
-    if (now == null || now.equals(database)) {
-      return factory.create(c);
-    }
-    CurrentDatabase.set(c, database);
-    try {
-      return factory.create(c);
-    } finally {
-      CurrentDatabase.set(c, now);
-      SessionState.Recorded use = session.use;
-      if (use != null) {
-        use.replay(c);
-      }
-    }
+    return settings.createIn(database, on, factory);
   }
 
   /** Creates one physical statement on a JDBC connection. */
@@ -796,52 +726,27 @@ public final class Session {
     S create(Connection c) throws SQLException;
   }
 
-  /** {@code setCatalog} or {@code setSchema} on the primary's JDBC connection. */
-  @FunctionalInterface
-  private interface DatabaseCall {
-    void on(Connection c) throws SQLException;
-  }
-
-  /**
-   * As Connector/J: moves the connection to {@code schema} when its {@code databaseTerm} is
-   * {@code SCHEMA}, does nothing when it is {@code CATALOG} (the default).
-   */
-  public void setSchema(String schema) throws SQLException {
-    checkOpen();
-    databaseCall(c -> c.setSchema(schema));
-  }
-
   public void setTransactionIsolation(int level) throws SQLException {
     checkOpen();
-    link.connection().jdbc().setTransactionIsolation(level);
-    session.isolation(level);
-    link.mirror().markApplied(autoCommit);
+    settings.isolation(level, autoCommit);
   }
 
   public void setHoldability(int holdability) throws SQLException {
     checkOpen();
-    link.connection().jdbc().setHoldability(holdability);
-    session.holdability(holdability);
-    link.mirror().markApplied(autoCommit);
+    settings.holdability(holdability, autoCommit);
   }
 
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
     checkOpen();
-    link.connection().jdbc().setNetworkTimeout(executor, milliseconds);
-    session.networkTimeout(executor, milliseconds);
-    link.mirror().markApplied(autoCommit);
+    settings.networkTimeout(executor, milliseconds, autoCommit);
   }
 
   public void setClientInfo(String name, @Nullable String value) throws SQLClientInfoException {
-    link.connection().jdbc().setClientInfo(name, value);
-    session.clientInfo(name, value);
-    link.mirror().markApplied(autoCommit);
+    settings.clientInfo(name, value, autoCommit);
   }
 
   public void setClientInfo(Properties properties) throws SQLClientInfoException {
-    link.connection().jdbc().setClientInfo(properties);
-    session.clientInfo(properties);
-    link.mirror().markApplied(autoCommit);
+    settings.clientInfo(properties, autoCommit);
   }
 
   // ---------------------------------------------------------------- lifecycle
