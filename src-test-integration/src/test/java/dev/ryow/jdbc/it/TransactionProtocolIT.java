@@ -84,7 +84,8 @@ class TransactionProtocolIT {
     long[] after = counts();
     System.out.printf("read-only transaction: primary ran %d statements, replica %d%n",
         after[0] - before[0], after[1] - before[1]);
-    assertThat(servedBy).isEqualTo(replicaPort);
+    // A replica served it (which one may change under lag: reads leave a replica that fell behind).
+    assertThat(REPLICA_PORTS).contains(servedBy);
     assertThat(after[0] - before[0]).as("statements the primary ran").isZero();
   }
 
