@@ -93,11 +93,22 @@ public final class Summary {
     md.add("");
     md.add("![Workload chart](" + prefix + "workload.svg)");
     md.add("");
-    md.add("Details: [workload](" + prefix + "workload.md) and [behind a network delay](" + prefix + NETWORK
-        + "/workload.md) (approaches, how each figure is counted, CSV), [JMH](" + prefix + "jmh.md) (classification, "
-        + "GTID sets, wrapper overhead against a stub driver, raw vs ryow round trips), [transaction protocol]("
-        + prefix + "protocol.md) (statements per server for Spring's transaction calls and a Spring + JPA flow), "
-        + "[commands](" + prefix + "COMMANDS.md).");
+    // Only files this results folder holds: the parts are refreshed separately.
+    List<String> details = new ArrayList<>();
+    details.add("[workload](" + prefix + "workload.md)"
+        + (Files.exists(out.resolve(NETWORK).resolve("workload.md"))
+            ? " and [behind a network delay](" + prefix + NETWORK + "/workload.md)" : "")
+        + " (approaches, how each figure is counted, CSV)");
+    details.add("[JMH](" + prefix + "jmh.md) (classification, GTID sets, wrapper overhead against a stub driver, raw vs "
+        + "ryow round trips)");
+    if (Files.exists(out.resolve("protocol.md"))) {
+      details.add("[transaction protocol](" + prefix + "protocol.md) (statements per server for Spring's transaction "
+          + "calls and a Spring + JPA flow)");
+    }
+    if (Files.exists(out.resolve("COMMANDS.md"))) {
+      details.add("[commands](" + prefix + "COMMANDS.md)");
+    }
+    md.add("Details: " + String.join(", ", details) + ".");
     return md;
   }
 
