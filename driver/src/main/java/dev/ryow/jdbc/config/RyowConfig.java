@@ -76,7 +76,7 @@ public final class RyowConfig {
         try {
           values.put(property, property.parse(e.getValue()));
         } catch (IllegalArgumentException bad) {
-          throw new ConfigException(bad.getMessage(), bad);
+          throw new ConfigException(Objects.requireNonNullElse(bad.getMessage(), "Invalid value for " + property.name()), bad);
         }
       } else {
         passThrough.put(key, e.getValue());

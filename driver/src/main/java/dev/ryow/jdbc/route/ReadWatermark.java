@@ -3,6 +3,7 @@ package dev.ryow.jdbc.route;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -36,7 +37,7 @@ public final class ReadWatermark {
 
   /** The resolved bound. */
   public ReadBound bound() {
-    return bound.get();
+    return Objects.requireNonNull(bound.get());  // never set to null
   }
 
   /** When the bound last grew ({@link System#nanoTime()}). */
@@ -46,7 +47,7 @@ public final class ReadWatermark {
 
   /** Whether nothing was seen. */
   public boolean isEmpty() {
-    if (!bound.get().isEmpty()) {
+    if (!bound().isEmpty()) {
       return false;
     }
     for (int i = 0; i < SLOTS; i++) {
@@ -163,7 +164,7 @@ public final class ReadWatermark {
     ReadBound prev;
     ReadBound next;
     do {
-      prev = bound.get();
+      prev = bound();
       next = prev.plus(position.executed(), position.owned(), source, fill);
       if (next == prev) {
         return;
@@ -178,7 +179,7 @@ public final class ReadWatermark {
     ReadBound prev;
     ReadBound next;
     do {
-      prev = bound.get();
+      prev = bound();
       next = prev.plus(add);
       if (next == prev) {
         break;
@@ -207,7 +208,7 @@ public final class ReadWatermark {
       ReadBound prev;
       ReadBound next;
       do {
-        prev = bound.get();
+        prev = bound();
         next = prev.plusImported(reads);
       } while (next != prev && !bound.compareAndSet(prev, next));
       grewAtNanos = System.nanoTime();
@@ -222,7 +223,7 @@ public final class ReadWatermark {
     ReadBound prev;
     ReadBound next;
     do {
-      prev = bound.get();
+      prev = bound();
       next = prev.verified(set);
     } while (next != prev && !bound.compareAndSet(prev, next));
   }
@@ -247,7 +248,7 @@ public final class ReadWatermark {
 
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder("ReadWatermark[").append(bound.get());
+    StringBuilder b = new StringBuilder("ReadWatermark[").append(bound());
     for (int i = 0; i < SLOTS; i++) {
       String s = servers.get(i);
       if (s != null && pending.get(i) != 0) {

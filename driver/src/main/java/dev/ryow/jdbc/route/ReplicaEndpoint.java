@@ -3,6 +3,7 @@ package dev.ryow.jdbc.route;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerStatus;
+import java.util.Objects;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -72,7 +73,7 @@ public final class ReplicaEndpoint {
 
   /** A set the server has certainly executed (it only lags behind the truth). */
   public GtidSet knownExecuted() {
-    return knownExecuted.get();
+    return Objects.requireNonNull(knownExecuted.get());  // never set to null
   }
 
   /** The {@code server_uuid} the known position belongs to, null before the first poll. */
@@ -157,7 +158,7 @@ public final class ReplicaEndpoint {
     GtidSet prev;
     GtidSet next;
     do {
-      prev = knownExecuted.get();
+      prev = knownExecuted();
       next = prev.union(executed);
       if (next == prev) {
         return;

@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.route;
 
 import dev.ryow.jdbc.gtid.GtidSet;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -12,7 +13,7 @@ public final class Watermark {
 
   /** The current set. */
   public GtidSet current() {
-    return gtids.get();
+    return Objects.requireNonNull(gtids.get());  // never set to null
   }
 
   /** Adds {@code more}; allocation-free when it is already contained. */
@@ -20,7 +21,7 @@ public final class Watermark {
     GtidSet prev;
     GtidSet next;
     do {
-      prev = gtids.get();
+      prev = current();
       next = prev.union(more);
       if (next == prev) {
         return;
@@ -43,6 +44,6 @@ public final class Watermark {
 
   @Override
   public String toString() {
-    return gtids.get().toString();
+    return current().toString();
   }
 }

@@ -96,7 +96,7 @@ final class SessionSettings {
   <S> S createIn(@Nullable String database, PhysicalConnection on, Session.StatementFactory<S> factory) throws SQLException {
     Connection c = on.jdbc();
     String now = database == null ? null : CurrentDatabase.of(c);
-    if (now == null || now.equals(database)) {
+    if (database == null || now == null || now.equals(database)) {
       return factory.create(c);
     }
     CurrentDatabase.set(c, database);
