@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * leaves the group with member1..member3 ONLINE (whichever is primary).
  */
 class GroupReplicationIT {
+  private static final long READ_PAUSE_MILLIS = 50;
   private static final String HOST = "127.0.0.1";
   private static final int PORT_BASE =
       Integer.parseInt(System.getenv().getOrDefault("RYOW_SANDBOX_PORT_BASE", "23306"));
@@ -71,8 +72,7 @@ class GroupReplicationIT {
     Set<Integer> secondaries = new HashSet<>(MEMBER_PORTS.subList(0, 3));
     secondaries.remove(primary);
     Map<Integer, Integer> readsByPort = new HashMap<>();
-    // Several connections: a connection keeps its reads on one secondary (monotonic reads), the next starts
-    // its round robin on the next one.
+    // Several connections, reads paced over several poll rounds (see readPorts).
     for (int conn = 0; conn < 6; conn++) {
       try (Connection c = DriverManager.getConnection(URL);
           PreparedStatement w = c.prepareStatement("INSERT INTO it_group (id, v, port) VALUES (?, ?, @@port)");
@@ -89,6 +89,7 @@ class GroupReplicationIT {
             assertThat(rs.getInt(1)).isEqualTo(id * 7);
             readsByPort.merge(rs.getInt(2), 1, Integer::sum);
           }
+          Thread.sleep(READ_PAUSE_MILLIS); // reads spread from one poll round to the next (see readPorts)
         }
       }
     }
@@ -130,7 +131,7 @@ class GroupReplicationIT {
       awaitInRotation(c, 3);
       assertThat(c.unwrap(RyowConnection.class).clusterMetrics().replicaStates()).contains(HOST + ":" + member4 + "=UP");
       Set<Integer> ports = new HashSet<>();
-      // A connection keeps its reads on one secondary; new connections start their round robin one further.
+      // Reads paced over several poll rounds (see readPorts), on new connections.
       for (int i = 0; i < 9 && !ports.contains(member4); i++) {
         try (Connection next = DriverManager.getConnection(URL)) {
           ports.addAll(readPorts(next, 5));
@@ -338,10 +339,19 @@ class GroupReplicationIT {
     return line.length() > 160 ? line.substring(0, 160) : line;
   }
 
-  private static Set<Integer> readPorts(Connection c, int reads) throws SQLException {
+  /**
+   * The ports that answered {@code reads} reads, one every {@value #READ_PAUSE_MILLIS} ms. With the default
+   * monotonic reads, a JVM's reads stay on the secondary they last ran on until a poll (every 200 ms by
+   * default) has read its position; only then may the next read go elsewhere. So reads spread over the
+   * secondaries from one poll round to the next, and a burst faster than one round stays on one member.
+   */
+  private static Set<Integer> readPorts(Connection c, int reads) throws SQLException, InterruptedException {
     Set<Integer> ports = new HashSet<>();
     try (Statement s = c.createStatement()) {
       for (int i = 0; i < reads; i++) {
+        if (i > 0) {
+          Thread.sleep(READ_PAUSE_MILLIS);
+        }
         try (ResultSet rs = s.executeQuery("SELECT @@port FROM it_group LIMIT 1")) {
           ports.add(rs.next() ? rs.getInt(1) : readPortWithoutRows(s));
         }
