@@ -517,35 +517,16 @@ public final class GtidSet {
 
   /** Merges two canonical range arrays, coalescing overlapping and adjacent intervals. */
   private static long[] unionRanges(long[] a, long[] b) {
-    long[] out = new long[unionLength(a, b)];
-    int i = 0;
-    int j = 0;
-    int n = 0;
-    while (i < a.length || j < b.length) {
-      long start;
-      long end;
-      if (j == b.length || i < a.length && a[i] <= b[j]) {
-        start = a[i];
-        end = a[i + 1];
-        i += 2;
-      } else {
-        start = b[j];
-        end = b[j + 1];
-        j += 2;
-      }
-      // end <= MAX_GNO, so + 1 cannot overflow.
-      if (n > 0 && start <= out[n - 1] + 1) {
-        out[n - 1] = Math.max(out[n - 1], end);
-      } else {
-        out[n++] = start;
-        out[n++] = end;
-      }
-    }
+    long[] out = new long[mergeRanges(a, b, null)];
+    mergeRanges(a, b, out);
     return out;
   }
 
-  /** The length of {@link #unionRanges}{@code (a, b)}, counted without allocating. */
-  private static int unionLength(long[] a, long[] b) {
+  /**
+   * Merges {@code a} and {@code b} into {@code out}, or only counts when {@code out} is null (so that
+   * {@link #unionRanges} allocates its result once, at its exact size); returns the merged length.
+   */
+  private static int mergeRanges(long[] a, long[] b, long @Nullable [] out) {
     int i = 0;
     int j = 0;
     int n = 0;
@@ -562,9 +543,17 @@ public final class GtidSet {
         end = b[j + 1];
         j += 2;
       }
+      // end <= MAX_GNO, so + 1 cannot overflow.
       if (n > 0 && start <= last + 1) {
         last = Math.max(last, end);
+        if (out != null) {
+          out[n - 1] = last;
+        }
       } else {
+        if (out != null) {
+          out[n] = start;
+          out[n + 1] = end;
+        }
         n += 2;
         last = end;
       }

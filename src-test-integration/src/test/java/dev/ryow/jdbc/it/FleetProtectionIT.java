@@ -280,11 +280,8 @@ class FleetProtectionIT {
   void waiterCapBoundsTheWaitingSessionsOnEachReplica() throws Exception {
     int cap = 2;
     // Long waits so that waiting sessions are visible; slow polling keeps the paused replicas in
-    // rotation, so reads do try to wait on them; a high fallback budget keeps the test about the cap.
-    String[] settings = {
-      "ryow.maxWaitersPerReplica=" + cap, "ryow.waitTimeout=1500", "ryow.pollInterval=600000",
-      "ryow.fallbackRate=100000", "ryow.fallbackBurst=100000"
-    };
+    // rotation, so reads do try to wait on them; the default fallback (uncapped) keeps the test about the cap.
+    String[] settings = {"ryow.maxWaitersPerReplica=" + cap, "ryow.waitTimeout=1500", "ryow.pollInterval=600000"};
     Connection holder = Topology.ryowPolledOnce(settings);
     Topology.pauseAppliers();
     AtomicBoolean sampling = new AtomicBoolean(true);
