@@ -87,6 +87,8 @@ public final class Cluster {
   /** What every read through this cluster's connections in this JVM saw (monotonic reads, {@code jvm} mode). */
   private final ReadWatermark jvmReads = new ReadWatermark();
   private final boolean monotonicReads;
+  /** Bumped after each change of the servers' or the primary's state that read plans are made from. */
+  private final StateVersion stateVersion = new StateVersion();
 
   /**
    * What the poller read on the primary.
@@ -105,12 +107,12 @@ public final class Cluster {
     this.connector = connector;
     int maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);
     List<ReplicaEndpoint> all = new ArrayList<>();
-    all.add(new ReplicaEndpoint(config.primary(), 0, maxWaiters));
+    all.add(new ReplicaEndpoint(config.primary(), 0, maxWaiters, stateVersion));
     for (HostSpec replica : config.replicas()) {
-      all.add(new ReplicaEndpoint(replica, all.size(), maxWaiters));
+      all.add(new ReplicaEndpoint(replica, all.size(), maxWaiters, stateVersion));
     }
     while (all.size() < MAX_GROUP_MEMBERS) {
-      all.add(ReplicaEndpoint.vacant(config.primary(), all.size(), maxWaiters));
+      all.add(ReplicaEndpoint.vacant(config.primary(), all.size(), maxWaiters, stateVersion));
     }
     this.servers = List.copyOf(all);
     this.distinct = new DistinctServers(name, servers);
@@ -260,6 +262,14 @@ public final class Cluster {
     return primaryEpoch;
   }
 
+  /**
+   * The version of the servers' and the primary's state ({@link StateVersion}): health, known positions,
+   * polls, the current primary. Not bumped when {@link #knownOnPrimary()} only grows.
+   */
+  public long stateVersion() {
+    return stateVersion.current();
+  }
+
   /** What the primary had executed at the last poll (it only lags behind the truth). */
   public PrimaryPosition primaryPosition() {
     return primaryPosition;
@@ -274,6 +284,7 @@ public final class Cluster {
     primaryPosition = new PrimaryPosition(executed, polledAtNanos);
     primaryExecuted.advance(executed);
     primaryConfirmedNanos = polledAtNanos;
+    stateVersion.bump();
   }
 
   /** Where the next logical connection starts its round-robin walk over the servers. */
@@ -559,6 +570,7 @@ public final class Cluster {
     // What the old primary executed says nothing of the new one (it may have lost some of it).
     primaryExecuted.clear();
     primaryEpoch++;
+    stateVersion.bump();
     metrics.primaryFailedOver();
     LOG.warn("[{}] primary moved from {} to {} ({})", name, old, found, why);
   }

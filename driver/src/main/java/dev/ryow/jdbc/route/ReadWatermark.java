@@ -34,6 +34,16 @@ public final class ReadWatermark {
   private final AtomicReference<ReadBound> bound = new AtomicReference<>(ReadBound.EMPTY);
   /** When {@link #bound} last grew ({@link System#nanoTime()}). */
   private volatile long grewAtNanos = System.nanoTime();
+  /**
+   * Bumped after the bound changes and after a server's slot starts or stops having a pending read (not
+   * when a server with a pending read is read again): a plan made from this watermark holds while it is the same.
+   */
+  private final StateVersion version = new StateVersion();
+
+  /** The version of the bound and of the set of servers with pending reads ({@link StateVersion}). */
+  public long version() {
+    return version.current();
+  }
 
   /** The resolved bound. */
   public ReadBound bound() {
@@ -69,6 +79,9 @@ public final class ReadWatermark {
         return;
       }
     } while (!pending.compareAndSet(i, prev, t));
+    if (prev == 0) {
+      version.bump();
+    }
   }
 
   private int slot(String uuid) {
@@ -134,7 +147,9 @@ public final class ReadWatermark {
       }
       String source = by.serverUuid().equals(uuid) ? uuid : null;
       advance(by.position(), source, cluster.knownOnPrimary());
-      pending.compareAndSet(i, t, 0);
+      if (pending.compareAndSet(i, t, 0)) {
+        version.bump();
+      }
     }
     return left;
   }
@@ -154,7 +169,9 @@ public final class ReadWatermark {
     advance(position, pendingUuid.equals(positionUuid) ? positionUuid : null, fill);
     for (int i = 0; i < SLOTS; i++) {
       if (pendingUuid.equals(servers.get(i))) {
-        pending.compareAndSet(i, completedNanos, 0);
+        if (pending.compareAndSet(i, completedNanos, 0)) {
+          version.bump();
+        }
         return;
       }
     }
@@ -171,6 +188,7 @@ public final class ReadWatermark {
       }
     } while (!bound.compareAndSet(prev, next));
     grewAtNanos = System.nanoTime();
+    version.bump();
   }
 
   /** Adds what another watermark holds (a nested scope handing back its reads). */
@@ -187,6 +205,7 @@ public final class ReadWatermark {
     } while (!bound.compareAndSet(prev, next));
     if (next != prev) {
       grewAtNanos = System.nanoTime();
+      version.bump();
     }
     for (int i = 0; i < SLOTS; i++) {
       long t = other.pending.get(i);
@@ -212,6 +231,7 @@ public final class ReadWatermark {
         next = prev.plusImported(reads);
       } while (next != prev && !bound.compareAndSet(prev, next));
       grewAtNanos = System.nanoTime();
+      version.bump();
     }
     for (String s : pendingServers) {
       observed(s, receivedNanos);
@@ -226,6 +246,9 @@ public final class ReadWatermark {
       prev = bound();
       next = prev.verified(set);
     } while (next != prev && !bound.compareAndSet(prev, next));
+    if (next != prev) {
+      version.bump();
+    }
   }
 
   /**
@@ -233,7 +256,11 @@ public final class ReadWatermark {
    * forgotten, as for the write watermark). Returns false when the bound changed meanwhile.
    */
   public boolean forget(ReadBound expected, GtidSet kept) {
-    return bound.compareAndSet(expected, new ReadBound(kept, GtidSet.EMPTY, null, GtidSet.EMPTY));
+    boolean forgot = bound.compareAndSet(expected, new ReadBound(kept, GtidSet.EMPTY, null, GtidSet.EMPTY));
+    if (forgot) {
+      version.bump();
+    }
+    return forgot;
   }
 
   /** Adds the servers with pending reads to {@code out} (for a token). */

@@ -34,17 +34,24 @@ public final class ReplicaEndpoint {
   /** When the poller first saw replication stopped without an error ({@link System#nanoTime()}); 0: running. */
   private long stoppedSinceNanos;
   private final int maxWaiters;
+  /** Bumped after every change of what a read plan reads here (not the waiter count). */
+  private final StateVersion version;
 
   ReplicaEndpoint(HostSpec host, int index, int maxWaiters) {
+    this(host, index, maxWaiters, new StateVersion());
+  }
+
+  ReplicaEndpoint(HostSpec host, int index, int maxWaiters, StateVersion version) {
     this.host = host;
     this.index = index;
     this.maxWaiters = maxWaiters;
     this.waitPermits = new Semaphore(maxWaiters);
+    this.version = version;
   }
 
   /** A place for a group member not named in the URL ({@link Health#VACANT}); {@code placeholder} is never contacted. */
-  static ReplicaEndpoint vacant(HostSpec placeholder, int index, int maxWaiters) {
-    ReplicaEndpoint e = new ReplicaEndpoint(placeholder, index, maxWaiters);
+  static ReplicaEndpoint vacant(HostSpec placeholder, int index, int maxWaiters, StateVersion version) {
+    ReplicaEndpoint e = new ReplicaEndpoint(placeholder, index, maxWaiters, version);
     e.health = Health.VACANT;
     return e;
   }
@@ -64,6 +71,7 @@ public final class ReplicaEndpoint {
     host = member;
     problem = "";
     health = Health.UNKNOWN;
+    version.bump();
   }
 
   /** Its position in the cluster's server list (0 = the URL's first host; then the URL's order, then discovered members). */
@@ -88,6 +96,7 @@ public final class ReplicaEndpoint {
   public void identified(@Nullable String uuid) {
     if (serverUuid == null && uuid != null) {
       serverUuid = uuid;
+      version.bump();
     }
   }
 
@@ -105,7 +114,10 @@ public final class ReplicaEndpoint {
   }
 
   void behind(boolean value) {
-    behind = value;
+    if (behind != value) {
+      behind = value;
+      version.bump();
+    }
   }
 
   /** Current health. */
@@ -164,6 +176,7 @@ public final class ReplicaEndpoint {
         return;
       }
     } while (!knownExecuted.compareAndSet(prev, next));
+    version.bump();
   }
 
   /**
@@ -190,6 +203,7 @@ public final class ReplicaEndpoint {
     boolean everReset = reset || (previous != null && previous.everReset());
     long resetAt = reset ? startedNanos : previous != null ? previous.resetStartedNanos() : 0;
     lastPoll = new PollSnapshot(startedNanos, status.serverUuid(), status.position(), resetAt, everReset);
+    version.bump();
     return reset;
   }
 
@@ -200,6 +214,7 @@ public final class ReplicaEndpoint {
     PollSnapshot poll = new PollSnapshot(startedNanos, status.serverUuid(), status.position(),
         previous != null ? previous.resetStartedNanos() : 0, previous != null && previous.everReset());
     lastPoll = poll;
+    version.bump();
     return poll;
   }
 
@@ -214,6 +229,7 @@ public final class ReplicaEndpoint {
     if (next == Health.UP) {
       backoffNanos = FIRST_BACKOFF_NANOS;
     }
+    version.bump();
     return previous;
   }
 
@@ -231,6 +247,7 @@ public final class ReplicaEndpoint {
     backoffNanos = Math.min(MAX_BACKOFF_NANOS, backoff * 2);
     problem = why;
     health = Health.UNREACHABLE;
+    version.bump();
     return previous;
   }
 
@@ -250,6 +267,7 @@ public final class ReplicaEndpoint {
       problem = "";
       health = Health.UP;
     }
+    version.bump();
   }
 
   /**

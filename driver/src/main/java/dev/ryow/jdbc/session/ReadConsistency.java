@@ -62,6 +62,8 @@ final class ReadConsistency {
   private final MonotonicReads monotonic;
   private final ReadRequirement requirement = new ReadRequirement();
   private final ReadWatermark[] readScopes = new ReadWatermark[3];
+  /** The last read's home, while nothing its plan was made from changed. */
+  private final ReadPlanCache plans = new ReadPlanCache();
   /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
   private long watermarkCheckedEpoch;
   /** When the watermark last grew ({@link System#nanoTime()}): a primary poll after it must contain it. */
@@ -93,7 +95,13 @@ final class ReadConsistency {
    * Captures due writes first (query capture) and forgets GTIDs the primary is found to lack.
    */
   @Nullable ReadRequirement prepareRead(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
+    plans.begin(mode, watermark.current(), cluster.jvmWrites(), cluster.stateVersion(), reads.version(),
+        cluster.jvmReads().version());
+    if (scope != null || mode == ConsistencyMode.LATEST || mode == ConsistencyMode.NONE) {
+      plans.unstable(); // a scope's own state is not in the key; latest reads the primary each time
+    }
     if (queryCapture && captureDue) {
+      plans.unstable();
       primary.ensure();
       captureIfDue();
     }
@@ -106,6 +114,29 @@ final class ReadConsistency {
       return null;
     }
     return scopes == 0 ? requirement.plain(required) : monotonicRequirement(required, scopes);
+  }
+
+  /**
+   * The server a monotonic read outside any scope may run on at once, without planning again: the
+   * last read's home when it ran there without a wait and nothing its plan was made from changed since
+   * ({@link ReadPlanCache}); else null.
+   */
+  @Nullable ReplicaEndpoint unchangedHome(ConsistencyMode mode) {
+    if (queryCapture && captureDue) {
+      return null;
+    }
+    return plans.home(mode, watermark.current(), cluster.jvmWrites(), cluster.stateVersion(), reads.version(),
+        cluster.jvmReads().version());
+  }
+
+  /** The read planned last by {@link #prepareRead} runs at its home {@code server} without a wait. */
+  void ranAtHome(ReplicaEndpoint server) {
+    plans.ranAtHome(server);
+  }
+
+  /** The read planned last by {@link #prepareRead} went elsewhere: nothing to reuse. */
+  void ranElsewhere() {
+    plans.clear();
   }
 
   /** A statement may have written on the primary (or a transaction ended): capture before the next replica read. */
@@ -139,6 +170,7 @@ final class ReadConsistency {
   /** The session has a new primary connection: capture before the next read, check the watermark against it. */
   void primaryReplaced() throws SQLException {
     captureDue = true;
+    plans.clear();
     checkWatermarkAgainstPrimary();
   }
 
@@ -181,6 +213,7 @@ final class ReadConsistency {
     if (probes == 0) {
       return req;
     }
+    plans.unstable();
     for (int i = 0; i < probes; i++) {
       ReplicaEndpoint server = monotonic.probe(i);
       long at = System.nanoTime();
@@ -235,6 +268,7 @@ final class ReadConsistency {
   }
 
   private void forgetLostReads(ReadWatermark w, ReadBound b) throws SQLException {
+    plans.unstable();
     GtidSet[] split = primary.connection().splitByExecuted(b.full());
     if (!split[0].isEmpty() && w.forget(b, split[1])) {
       cluster.metrics().lostGtidsForgotten();
@@ -299,6 +333,7 @@ final class ReadConsistency {
       verifiedReads(required, scopes);
       return true;
     }
+    plans.unstable();
     cluster.metrics().gtidSubsetCheck();
     try {
       if (primary.ensure().splitByExecuted(required)[0].isEmpty()) {
@@ -380,6 +415,7 @@ final class ReadConsistency {
   }
 
   private void forgetLost(GtidSet wm) throws SQLException {
+    plans.unstable();
     GtidSet[] split = primary.connection().splitByExecuted(wm);
     if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
       cluster.metrics().lostGtidsForgotten();

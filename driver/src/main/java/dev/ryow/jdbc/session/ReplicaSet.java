@@ -177,6 +177,29 @@ final class ReplicaSet {
   }
 
   /**
+   * The read runs on this logical connection's connection to {@code home} without a wait, as the last
+   * admission there decided, when the caller found nothing that decision depended on changed
+   * ({@link ReadPlanCache}) and the connection needs nothing done first: open, its session state in
+   * sync, no read-only transaction pinned, no deferred wait pending. Null when it cannot: the caller
+   * admits the read in full.
+   */
+  @Nullable PhysicalConnection readNowAt(ReplicaEndpoint home) {
+    if (transactionSlot != null || deferredSlot != null) {
+      return null;
+    }
+    Slot slot = slots[home.index()];
+    PhysicalConnection c = slot.connection;
+    SessionMirror mirror = slot.mirror;
+    if (c == null || mirror == null || !mirror.inSync(true) || c.isClosed()) {
+      return null;
+    }
+    lastWaitNanos = 0;
+    metrics.waitSkipped();
+    placement = ReadPlacement.REPLICA_NO_WAIT;
+    return c;
+  }
+
+  /**
    * One candidate of {@link #admit}: replays session state on its connection, then asks
    * {@link ReadAdmission#judge} "wait or skip?" and waits (or defers the wait) when it must. Returns the
    * connection when the read runs there, null to go on ({@link #admission} records a cap or a failed wait).

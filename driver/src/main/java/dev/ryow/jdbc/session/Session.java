@@ -249,8 +249,16 @@ public final class Session {
       throws SQLException {
     ConsistencyScope scope = ConsistencyScope.current();
     ConsistencyMode mode = consistency.effectiveMode(scope);
+    boolean reusable = scope == null && exclude == null && autoCommit;
+    if (reusable) {
+      PhysicalConnection r = atUnchangedHome(mode);
+      if (r != null) {
+        return r;
+      }
+    }
     ReadRequirement req = consistency.prepareRead(mode, scope);
     if (req == null) {
+      consistency.ranElsewhere();
       placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, link.connection());
       return null;
     }
@@ -266,7 +274,31 @@ public final class Session {
         placement = ReadPlacement.REPLICA_UNCHECKED;
       }
       placed(placement, replicas.lastWaitNanos(), r != null ? r : link.connection());
+      ReplicaEndpoint home = req.home();
+      if (reusable && r != null && placement == ReadPlacement.REPLICA_NO_WAIT && home != null
+          && r == replicas.connectionTo(home.index()) && home.knownExecuted().contains(req.of(home))) {
+        consistency.ranAtHome(home);
+      } else {
+        consistency.ranElsewhere();
+      }
     }
+  }
+
+  /**
+   * The read's connection when the last read's plan still holds ({@link ReadConsistency#unchangedHome}):
+   * its home's connection, with no wait and nothing to replay, exactly as admitting it again would
+   * decide; null to plan and admit it in full.
+   */
+  private @Nullable PhysicalConnection atUnchangedHome(ConsistencyMode mode) {
+    ReplicaEndpoint home = consistency.unchangedHome(mode);
+    if (home == null) {
+      return null;
+    }
+    PhysicalConnection r = replicas.readNowAt(home);
+    if (r != null) {
+      placed(ReadPlacement.REPLICA_NO_WAIT, 0, r);
+    }
+    return r;
   }
 
   private void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {

@@ -42,6 +42,18 @@ final class SessionMirror {
     return autoCommit;
   }
 
+  /** Whether {@link #sync} has nothing to do: the connection has the whole state and {@code wantAutoCommit}. */
+  boolean inSync(boolean wantAutoCommit) {
+    return autoCommit == wantAutoCommit
+        && databaseVersion == state.databaseVersion
+        && statementsGeneration == state.statementsGeneration
+        && replayed == state.statements.size()
+        && isolationVersion == state.isolationVersion
+        && holdabilityVersion == state.holdabilityVersion
+        && clientInfoVersion == state.clientInfoVersion
+        && networkTimeoutVersion == state.networkTimeoutVersion;
+  }
+
   /** Brings {@code c} up to date; {@code wantAutoCommit} is the autocommit it must have for its next statement. */
   void sync(Connection c, boolean wantAutoCommit) throws SQLException {
     if (databaseVersion != state.databaseVersion) {

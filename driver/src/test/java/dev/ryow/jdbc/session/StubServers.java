@@ -84,6 +84,8 @@ final class StubServers implements Driver {
     volatile Integer waitAnswerWhenLacking = 1;
     final ConcurrentLinkedQueue<SQLException> failNext = new ConcurrentLinkedQueue<>();
     final List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    /** The isolation levels its connections were given ({@code setTransactionIsolation}), in order. */
+    final List<Integer> isolations = Collections.synchronizedList(new ArrayList<>());
     final AtomicInteger waits = new AtomicInteger();
     final AtomicInteger connects = new AtomicInteger();
 
@@ -232,6 +234,9 @@ final class StubServers implements Driver {
         case "setDatabase":
         case "setCatalog":
           database = (String) args[0];
+          return null;
+        case "setTransactionIsolation":
+          server.isolations.add((Integer) args[0]);
           return null;
         case "commit":
         case "rollback":
