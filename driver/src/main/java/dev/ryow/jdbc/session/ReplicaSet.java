@@ -285,6 +285,7 @@ final class ReplicaSet {
   @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
     Slot slot = java.util.Objects.requireNonNull(deferredSlot); // called only while a deferred wait is pending
     endDeferredWait(slot);
+    unpin(slot);
     metrics.waitTimedOut();
     return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, deferredWatermark, null, wantAutoCommit);
   }
@@ -295,6 +296,14 @@ final class ReplicaSet {
     if (slot != null) {
       deferredSlot = null;
       slot.endpoint.exitWait();
+      unpin(slot);
+    }
+  }
+
+  /** A transaction's first read, deferred to {@code slot}, did not run there: the transaction is not bound to it. */
+  private void unpin(Slot slot) {
+    if (transactionSlot == slot) {
+      transactionSlot = null;
     }
   }
 

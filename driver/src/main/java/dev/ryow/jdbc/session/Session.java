@@ -178,7 +178,9 @@ public final class Session {
    * failure, {@link #retryTarget}.
    */
   public PhysicalConnection acquireForQuery(StatementKind kind, Object statement, long deadlineNanos) throws SQLException {
-    return acquire(kind, statement, deadlineNanos, pipelineWaits && autoCommit && waitsFitOneSlice);
+    // In a transaction (read-only, on a replica) only its first read can wait: later ones stay on its server.
+    return acquire(kind, statement, deadlineNanos,
+        pipelineWaits && waitsFitOneSlice && (autoCommit || transactionReads == null));
   }
 
   /** The GTID set the query about to run on {@code on} must send its wait for, or null for none. */
@@ -435,10 +437,13 @@ public final class Session {
   private @Nullable PhysicalConnection afterPipelinedWaitFailed(SQLException e) throws SQLException {
     PhysicalConnection r;
     if (PipelinedWait.notReached(e)) {
-      r = replicas.deferredWaitFailed(true);
+      r = replicas.deferredWaitFailed(autoCommit || !readOnly);
       placed(replicas.placement(), replicas.lastWaitNanos(), r != null ? r : link.connection());
     } else {
       replicas.abandonDeferredWait();
+      if (!autoCommit) {
+        transactionReads = null; // the transaction ran nothing there: its next read is placed afresh
+      }
       if (Sql.isCancellation(e)) {
         throw e; // the caller's query timeout or cancel ended the wait or the query: never run it again
       }
@@ -451,6 +456,9 @@ public final class Session {
       ensurePrimary();
       syncPrimary();
       r = link.connection();
+    }
+    if (!autoCommit) {
+      transactionReads = r; // the transaction's reads follow its first one, wherever the fallback placed it
     }
     last = r;
     return r;

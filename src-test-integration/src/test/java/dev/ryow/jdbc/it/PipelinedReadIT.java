@@ -136,6 +136,122 @@ class PipelinedReadIT {
     }
   }
 
+  /**
+   * Spring's call sequence for {@code @Transactional(readOnly = true)} right after a write: the
+   * transaction's first read carries its wait in its own packet, so the read costs one round trip on
+   * the replica, and the transaction's next read runs on the same replica session with no wait.
+   */
+  @Test
+  void aReadOnlyTransactionsFirstReadWaitsInItsOwnPacket() throws SQLException {
+    try (Connection c = Topology.ryow();
+        PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
+        PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-tx */ WHERE id = ?")) {
+      int onReplica = 0;
+      for (int i = 1; i <= 30; i++) {
+        write.setInt(1, i);
+        write.setInt(2, i * 10);
+        write.executeUpdate();
+        c.setReadOnly(true);
+        c.setAutoCommit(false);
+        read.setInt(1, i);
+        int port;
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).as("row %d", i).isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(i * 10);
+          port = rs.getInt(2);
+        }
+        read.setInt(1, i - 1);
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).as("row %d", i - 1).isEqualTo(i > 1);
+          if (i > 1) {
+            assertThat(rs.getInt(1)).isEqualTo((i - 1) * 10);
+            assertThat(rs.getInt(2)).as("the transaction's second read: its server").isEqualTo(port);
+          }
+        }
+        c.commit();
+        c.setAutoCommit(true);
+        c.setReadOnly(false);
+        onReplica += REPLICA_PORTS.contains(port) ? 1 : 0;
+      }
+      List<String> ran = sessionsHistory("pipe-tx");
+      System.out.printf("read-only transactions: %d of 30 on replicas; the last statements of the replica sessions: %s%n",
+          onReplica, ran);
+      assertThat(onReplica).isPositive();
+      assertThat(ran).anySatisfy(t -> assertThat(t).startsWith("0:DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET("));
+      assertThat(ran).noneSatisfy(t -> assertThat(t).contains("SELECT WAIT_FOR_EXECUTED_GTID_SET"));
+    }
+  }
+
+  /**
+   * A read-only transaction whose first read's wait fails: the replica never ran the query, and the
+   * whole transaction (its first read, its next one, its commit) runs on the primary.
+   */
+  @Test
+  @SuppressWarnings("try") // the hold blocks the appliers while the block runs
+  void aReadOnlyTransactionWhoseFirstWaitFailsRunsOnThePrimary() throws Exception {
+    try (Connection c = Topology.ryow();
+        PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
+        PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-tx-blocked */ WHERE id = ?");
+        PreparedStatement other = c.prepareStatement("SELECT COUNT(*), @@port FROM " + TABLE + " /* pipe-tx-blocked */");
+        LagBlock blocked = LagBlock.holdAll(REPLICA_PORTS)) {
+      for (int i = 1; i <= 3; i++) {
+        write.setInt(1, i);
+        write.setInt(2, i);
+        write.executeUpdate();
+        c.setReadOnly(true);
+        c.setAutoCommit(false);
+        read.setInt(1, i);
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(i);
+          assertThat(rs.getInt(2)).as("first read served by").isEqualTo(PRIMARY_PORT);
+        }
+        try (ResultSet rs = other.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(i);
+          assertThat(rs.getInt(2)).as("second read served by").isEqualTo(PRIMARY_PORT);
+        }
+        c.commit();
+        c.setAutoCommit(true);
+        c.setReadOnly(false);
+      }
+      assertThat(replicaStatementsStartingWith("DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET("))
+          .as("pipelined waits the replicas ran").anySatisfy(t -> assertThat(t).startsWith("1772:"));
+      assertThat(sessionsHistory("pipe-tx-blocked")).as("replica sessions that ran the queries").isEmpty();
+    }
+  }
+
+  /**
+   * A read-only transaction whose first query fails on its own (a bad column) after its wait: the error
+   * is the query's, and the transaction's next read is still one that saw the reader's write.
+   */
+  @Test
+  void aReadOnlyTransactionsFirstQueryErrorIsItsOwnAndTheNextReadIsCurrent() throws SQLException {
+    try (Connection c = Topology.ryow();
+        PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
+        PreparedStatement bad = c.prepareStatement("SELECT no_such_column FROM " + TABLE + " WHERE id = ?");
+        PreparedStatement read = c.prepareStatement("SELECT v FROM " + TABLE + " WHERE id = ?")) {
+      for (int i = 1; i <= 10; i++) {
+        write.setInt(1, i);
+        write.setInt(2, i * 3);
+        write.executeUpdate();
+        c.setReadOnly(true);
+        c.setAutoCommit(false);
+        bad.setInt(1, i);
+        assertThatThrownBy(bad::executeQuery).isInstanceOf(SQLSyntaxErrorException.class)
+            .hasMessageContaining("no_such_column");
+        read.setInt(1, i);
+        try (ResultSet rs = read.executeQuery()) {
+          assertThat(rs.next()).as("row %d after the failed query", i).isTrue();
+          assertThat(rs.getInt(1)).isEqualTo(i * 3);
+        }
+        c.commit();
+        c.setAutoCommit(true);
+        c.setReadOnly(false);
+      }
+    }
+  }
+
   @Test
   void streamingWarningsAndErrorsAreThoseOfTheQuery() throws SQLException {
     try (Connection c = Topology.ryow()) {
