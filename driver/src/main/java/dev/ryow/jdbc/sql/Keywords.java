@@ -441,23 +441,14 @@ final class Keywords {
 
   private static final int[] CATEGORY = new int[NAMES.length];
 
+  /** Every word, for the words that decide a statement's kind and for called functions. */
+  private static final WordTable ALL;
+
   /**
-   * Open-addressing hash table of the codes (linear probing, load below 1/4): a word costs a hash of
-   * three of its characters and, almost always, at most one comparison.
+   * The words that matter wherever they appear in a statement (see {@link #scanCode}): a small table,
+   * so that most identifiers of a statement are rejected at once.
    */
-  private static final int SLOT_MASK = 1023;
-  private static final int[] SLOTS = new int[SLOT_MASK + 1];
-  private static final int[] HASHES = new int[NAMES.length];
-  /** {@code NAMES} as char arrays, for the comparison of a lookup. */
-  private static final char[][] CHARS = new char[NAMES.length][];
-  private static final int MAX_LENGTH;
-  /**
-   * A filter before the hash: for each length, the bits {@code 1 << c} (an int shift keeps the low five
-   * bits of {@code c}, the same for both ASCII cases) of the first and of the last characters of the
-   * words of that length. Most identifiers of a statement fail it after two array reads.
-   */
-  private static final int[] FIRST_CHARS;
-  private static final int[] LAST_CHARS;
+  private static final WordTable SCAN;
 
   static {
     CATEGORY[GET_LOCK] = FN_PIN;
@@ -568,83 +559,39 @@ final class Keywords {
     CATEGORY[POWER] = FN_PURE;
     CATEGORY[SIGN] = FN_PURE;
     CATEGORY[TRUNCATE] = FN_PURE;
-    java.util.Arrays.fill(SLOTS, NONE);
-    int longest = 0;
+    int[] all = new int[NAMES.length];
     for (int code = 0; code < NAMES.length; code++) {
-      String name = NAMES[code];
-      longest = Math.max(longest, name.length());
-      int h = hash(name, 0, name.length());
-      HASHES[code] = h;
-      CHARS[code] = name.toCharArray();
-      int slot = h & SLOT_MASK;
-      while (SLOTS[slot] != NONE) {
-        slot = (slot + 1) & SLOT_MASK;
-      }
-      SLOTS[slot] = code;
+      all[code] = code;
     }
-    MAX_LENGTH = longest;
-    FIRST_CHARS = new int[longest + 1];
-    LAST_CHARS = new int[longest + 1];
-    for (String name : NAMES) {
-      FIRST_CHARS[name.length()] |= 1 << name.charAt(0);
-      LAST_CHARS[name.length()] |= 1 << name.charAt(name.length() - 1);
+    ALL = new WordTable(NAMES, all);
+    int[] scan = {
+      UPDATE, SHARE, IN, FOR, DELETE, INTO, SELECT, GLOBAL, PERSIST, PERSIST_ONLY, AUTOCOMMIT, COMPLETION_TYPE,
+      SQL_CALC_FOUND_ROWS, INSERT, REPLACE, BEGIN, LOCK, VALUE, NEXT, PREVIOUS
+    };
+    String[] scanNames = new String[scan.length];
+    for (int i = 0; i < scan.length; i++) {
+      scanNames[i] = NAMES[scan[i]];
     }
-  }
-
-  /**
-   * Hash of the word {@code s[start, end)} from its length and three of its characters (first,
-   * middle, last), each with the ASCII case bit cleared: the same for every ASCII spelling of a
-   * keyword, and computed in constant time; the comparison that follows decides.
-   */
-  private static int hash(String s, int start, int end) {
-    int length = end - start;
-    int h = length * 0x9E3779B1
-        ^ (s.charAt(start) & 0xDF) << 16
-        ^ (s.charAt(start + (length >> 1)) & 0xDF) << 8
-        ^ (s.charAt(end - 1) & 0xDF);
-    h *= 0x2c1b3c6d;
-    return h ^ (h >>> 15);
+    SCAN = new WordTable(scanNames, scan);
   }
 
   private Keywords() {}
 
   /** The code of the word {@code s[start, end)}, or {@link #NONE}. */
   static int lookup(String s, int start, int end) {
-    int length = end - start;
-    if (length <= 0 || length > MAX_LENGTH
-        || (FIRST_CHARS[length] & (1 << s.charAt(start))) == 0
-        || (LAST_CHARS[length] & (1 << s.charAt(end - 1))) == 0) {
-      return NONE;
-    }
-    int h = hash(s, start, end);
-    int slot = h & SLOT_MASK;
-    int code;
-    while ((code = SLOTS[slot]) != NONE) {
-      char[] name = CHARS[code];
-      if (HASHES[code] == h && name.length == length && equalsIgnoreAsciiCase(s, start, name)) {
-        return code;
-      }
-      slot = (slot + 1) & SLOT_MASK;
-    }
-    return NONE;
+    return ALL.lookup(s, start, end, NONE);
   }
 
   /**
-   * Whether {@code s} from {@code start} holds {@code upper} (ASCII upper case; the caller checked
-   * that {@code s} has that many chars there) ignoring ASCII case only, as
-   * {@link SqlLexer#asciiEqualsIgnoreCase}.
+   * The code of the word {@code s[start, end)} if it is one of the words whose mere presence in a
+   * statement matters ({@code UPDATE}, {@code SHARE}, {@code IN}, {@code FOR}, {@code DELETE},
+   * {@code INTO}, {@code SELECT}, {@code GLOBAL}, {@code PERSIST}, {@code PERSIST_ONLY},
+   * {@code AUTOCOMMIT}, {@code COMPLETION_TYPE}, {@code SQL_CALC_FOUND_ROWS}, {@code INSERT},
+   * {@code REPLACE}, {@code BEGIN}, and {@code LOCK}, {@code VALUE}, {@code NEXT}, {@code PREVIOUS}
+   * before them), otherwise {@link #NONE}.
    */
-  private static boolean equalsIgnoreAsciiCase(String s, int start, char[] upper) {
-    for (int k = 0; k < upper.length; k++) {
-      char c = s.charAt(start + k);
-      if (c >= 'a' && c <= 'z') {
-        c -= 'a' - 'A';
-      }
-      if (c != upper[k]) {
-        return false;
-      }
-    }
-    return true;
+  static int scanCode(String s, int start, int end) {
+    return SCAN.lookup(s, start, end, NONE);
   }
 
   /** The function category of a code ({@link #FN_NONE} for {@link #NONE}). */

@@ -7,6 +7,21 @@ import static dev.ryow.jdbc.sql.SqlLexer.at;
 import static dev.ryow.jdbc.sql.SqlLexer.pos;
 import static dev.ryow.jdbc.sql.SqlLexer.skipTrivia;
 import static dev.ryow.jdbc.sql.SqlLexer.tokenEnd;
+import static dev.ryow.jdbc.sql.StatementScan.FINDINGS;
+import static dev.ryow.jdbc.sql.StatementScan.F_DML;
+import static dev.ryow.jdbc.sql.StatementScan.F_GLOBAL_SCOPE;
+import static dev.ryow.jdbc.sql.StatementScan.F_INTO;
+import static dev.ryow.jdbc.sql.StatementScan.F_LOCKING;
+import static dev.ryow.jdbc.sql.StatementScan.F_PIN_FN;
+import static dev.ryow.jdbc.sql.StatementScan.F_PRIMARY_FN;
+import static dev.ryow.jdbc.sql.StatementScan.F_SELECT;
+import static dev.ryow.jdbc.sql.StatementScan.F_SERVER_STATE;
+import static dev.ryow.jdbc.sql.StatementScan.F_SESSION_VAR;
+import static dev.ryow.jdbc.sql.StatementScan.F_TX_VAR;
+import static dev.ryow.jdbc.sql.StatementScan.F_UNBALANCED;
+import static dev.ryow.jdbc.sql.StatementScan.F_UNKNOWN_CALL;
+import static dev.ryow.jdbc.sql.StatementScan.F_USER_VAR;
+import static dev.ryow.jdbc.sql.StatementScan.F_WRITE_FN;
 
 /**
  * Decides the routing intent of a SQL string from its text alone.
@@ -47,27 +62,6 @@ import static dev.ryow.jdbc.sql.SqlLexer.tokenEnd;
  */
 public final class SqlClassifier {
 
-  // Findings of one statement, in the cursor bits above the lexer's flags.
-  private static final long F_LOCKING = 1L << 36;
-  private static final long F_INTO = 1L << 37;
-  private static final long F_DML = 1L << 38;
-  private static final long F_PIN_FN = 1L << 39;
-  private static final long F_WRITE_FN = 1L << 40;
-  private static final long F_PRIMARY_FN = 1L << 41;
-  private static final long F_USER_VAR = 1L << 42;
-  private static final long F_SESSION_VAR = 1L << 43;
-  private static final long F_SELECT = 1L << 44;
-  private static final long F_GLOBAL_SCOPE = 1L << 45;
-  private static final long F_UNBALANCED = 1L << 46;
-  private static final long F_UNKNOWN_CALL = 1L << 47;
-  private static final long F_TX_VAR = 1L << 48;
-  /**
-   * A value of the session or of the server instance rather than of replicated data: a system
-   * variable other than the server's identity, {@code VERSION()}, {@code performance_schema}.
-   */
-  private static final long F_SERVER_STATE = 1L << 49;
-  private static final long FINDINGS = 0x3FFFL << 36;
-
   /** What makes a {@code SET} value impossible to replay on a replica. */
   private static final long SET_NOT_REPLAYABLE =
       F_SELECT | F_PRIMARY_FN | F_WRITE_FN | F_SESSION_VAR | F_UNKNOWN_CALL | F_INTO | F_DML | F_LOCKING;
@@ -76,27 +70,6 @@ public final class SqlClassifier {
   private static final long KIND_MASK = 0x1FL << KIND_SHIFT;
 
   private static final StatementKind[] KINDS = StatementKind.values();
-
-  /**
-   * System variables the server itself changes as the session's statements run (not by a
-   * {@code SET} the router records): a {@code SET} that reads them cannot be replayed on a replica.
-   */
-  private static final String[] SESSION_BOUND_SYSVARS = {
-    "IDENTITY", "LAST_INSERT_ID", "INSERT_ID", "WARNING_COUNT", "ERROR_COUNT", "LAST_GTID", "IN_TRANSACTION",
-    "PSEUDO_THREAD_ID", "GTID_OWNED", "GTID_NEXT", "TIMESTAMP", "RAND_SEED1", "RAND_SEED2"
-  };
-
-  /**
-   * The only system variables a read may take to a replica: they identify the server that ran the
-   * statement (how an application, or a test, asks where a read ran) and nothing else. Every other
-   * system variable is the session's or the server's own state, answered by the primary.
-   */
-  private static final String[] SERVER_IDENTITY_SYSVARS = {"PORT", "SERVER_UUID", "SERVER_ID", "HOSTNAME"};
-
-  // What follows a '@@scope' token whose variable name comes in later tokens ('@@session . x').
-  private static final int SYSVAR_NONE = 0;
-  private static final int SYSVAR_AWAIT_DOT = 1;
-  private static final int SYSVAR_AWAIT_NAME = 2;
 
   private SqlClassifier() {}
 
@@ -173,8 +146,10 @@ public final class SqlClassifier {
   private static long statement(String s, long start) {
     final long st = start & ~(FINDINGS | KIND_MASK);
     final int k1 = code(s, st);
-    final long h2 = next(s, st);
-    final int k2 = code(s, h2);
+    // The second word, for the verbs it qualifies (not for SELECT, INSERT, UPDATE, DELETE, …).
+    final boolean second = usesSecondWord(k1);
+    final long h2 = second ? next(s, st) : st;
+    final int k2 = second ? code(s, h2) : Keywords.NONE;
     long f;
     StatementKind kind;
     switch (k1) {
@@ -183,11 +158,11 @@ public final class SqlClassifier {
       case Keywords.TABLE:
       case Keywords.VALUES:
       case Keywords.HELP:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = queryKind(f);
         break;
       case Keywords.SHOW:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = queryKind(f);
         if (kind == StatementKind.READ && !showsSchema(s, h2, k2)) {
           // The session's or the server's own state (status, variables, warnings, processes,
@@ -198,91 +173,91 @@ public final class SqlClassifier {
       case Keywords.DESCRIBE:
       case Keywords.DESC:
       case Keywords.EXPLAIN:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = explain(s, h2, f, false);
         break;
       case Keywords.ANALYZE:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = (k2 == Keywords.TABLE || k2 == Keywords.NO_WRITE_TO_BINLOG || k2 == Keywords.LOCAL)
             ? StatementKind.WRITE
             : explain(s, h2, f, true);
         break;
       case Keywords.SET:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = set(s, h2, k2, f);
         break;
       case Keywords.USE:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = isName(s, h2) && isEnd(s, next(s, h2)) ? StatementKind.USE : StatementKind.WRITE;
         break;
       case Keywords.BEGIN:
         if (isEnd(s, h2) || (k2 == Keywords.WORK && isEnd(s, next(s, h2)))) {
-          f = scan(s, st, false);
+          f = StatementScan.scan(s, st, false);
           kind = StatementKind.BEGIN;
         } else {
           // MariaDB's BEGIN NOT ATOMIC … END: a compound statement, ';' does not split.
-          f = scan(s, st, true);
+          f = StatementScan.scan(s, st, true);
           kind = StatementKind.WRITE;
         }
         break;
       case Keywords.START:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = k2 == Keywords.TRANSACTION ? startTransaction(s, next(s, h2)) : StatementKind.WRITE;
         break;
       case Keywords.COMMIT:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = completion(s, h2, StatementKind.COMMIT);
         break;
       case Keywords.ROLLBACK:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = rollback(s, h2, k2);
         break;
       case Keywords.SAVEPOINT:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = StatementKind.SAVEPOINT_CONTROL;
         break;
       case Keywords.RELEASE:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = k2 == Keywords.SAVEPOINT ? StatementKind.SAVEPOINT_CONTROL : StatementKind.WRITE;
         break;
       case Keywords.CREATE:
         if (k2 == Keywords.TEMPORARY
             || (k2 == Keywords.OR && code(s, next(s, h2)) == Keywords.REPLACE
                 && code(s, next(s, next(s, h2))) == Keywords.TEMPORARY)) {
-          f = scan(s, st, false);
+          f = StatementScan.scan(s, st, false);
           kind = StatementKind.SESSION_PIN;
         } else {
-          f = scan(s, st, true);
+          f = StatementScan.scan(s, st, true);
           kind = pinOr(f, StatementKind.WRITE);
         }
         break;
       case Keywords.ALTER:
-        f = scan(s, st, true);
+        f = StatementScan.scan(s, st, true);
         kind = pinOr(f, StatementKind.WRITE);
         break;
       case Keywords.DROP:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = k2 == Keywords.PREPARE ? StatementKind.SESSION_PIN : pinOr(f, StatementKind.WRITE);
         break;
       case Keywords.PREPARE:
       case Keywords.EXECUTE:
       case Keywords.DEALLOCATE:
       case Keywords.LOCK:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = StatementKind.SESSION_PIN;
         break;
       case Keywords.XA:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = xa(k2);
         break;
       case Keywords.NONE:
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = s.charAt(pos(st)) == '(' ? parenthesised(s, st, f) : pinOr(f, StatementKind.WRITE);
         break;
       default:
         // INSERT, UPDATE, DELETE, REPLACE, CALL, DO, HANDLER, LOAD, XA, UNLOCK, GRANT, … and words
         // the classifier does not know.
-        f = scan(s, st, false);
+        f = StatementScan.scan(s, st, false);
         kind = pinOr(f, StatementKind.WRITE);
         break;
     }
@@ -290,6 +265,30 @@ public final class SqlClassifier {
       kind = StatementKind.WRITE;
     }
     return withKind(f, kind);
+  }
+
+  /** Whether the statement's kind depends on its second word when the first has code {@code k1}. */
+  private static boolean usesSecondWord(int k1) {
+    switch (k1) {
+      case Keywords.SHOW:
+      case Keywords.DESCRIBE:
+      case Keywords.DESC:
+      case Keywords.EXPLAIN:
+      case Keywords.ANALYZE:
+      case Keywords.SET:
+      case Keywords.USE:
+      case Keywords.BEGIN:
+      case Keywords.START:
+      case Keywords.COMMIT:
+      case Keywords.ROLLBACK:
+      case Keywords.RELEASE:
+      case Keywords.CREATE:
+      case Keywords.DROP:
+      case Keywords.XA:
+        return true;
+      default:
+        return false;
+    }
   }
 
   /** The kind of a query (SELECT, WITH, TABLE, VALUES, SHOW, …) from what its scan found. */
@@ -553,332 +552,6 @@ public final class SqlClassifier {
       return StatementKind.WRITE;
     }
     return chain ? StatementKind.BEGIN : plain;
-  }
-
-  /**
-   * Scans one statement from its first token to its terminating {@code ;} (consumed) or the end,
-   * and returns the cursor there with the findings set. With {@code compoundAllowed}, a
-   * {@code BEGIN} word turns the rest of the string into the statement's body.
-   */
-  private static long scan(String s, long start, boolean compoundAllowed) {
-    final int n = s.length();
-    long c = start;
-    int depth = 0;
-    boolean compound = false;
-    boolean afterDot = false;
-    int prev1 = Keywords.NONE;
-    int prev2 = Keywords.NONE;
-    // The last word (or backtick-quoted name), waiting for the next token to tell whether it is
-    // called or qualifies a name ('performance_schema.').
-    int pending = Keywords.NONE;
-    boolean hasPending = false;
-    boolean pendingQuoted = false;
-    // After 'information_schema.': the table name decides.
-    boolean infoSchemaTable = false;
-    // A '@@scope' whose variable name is still to come, and that scope's code.
-    int sysvar = SYSVAR_NONE;
-    int sysvarScope = Keywords.NONE;
-    // End and shape of the previous token: '@' right after a name or string is user@host.
-    int prevEnd = -1;
-    boolean prevNameLike = false;
-    // A @@global./@@persist. variable that is global scope only if assigned ('=' or ':=' next).
-    boolean globalVarPending = false;
-    while (true) {
-      c = skipTrivia(s, c);
-      int p = pos(c);
-      if ((c & ERROR) != 0) {
-        return c;
-      }
-      if (p >= n) {
-        if (hasPending && !pendingQuoted) {
-          c = called(c, pending, false);
-        }
-        if (sysvar != SYSVAR_NONE) {
-          c |= F_SESSION_VAR | F_SERVER_STATE; // '@@session' at the end: the server rejects it
-        }
-        break;
-      }
-      int e = tokenEnd(s, p);
-      if (e < 0) {
-        return at(c | ERROR, n);
-      }
-      char ch = s.charAt(p);
-      if (hasPending) {
-        if (ch == '.') {
-          c |= qualifier(pending);
-          infoSchemaTable = pending == Keywords.INFORMATION_SCHEMA;
-        } else if (!pendingQuoted || ch == '(') {
-          c = called(c, pending, ch == '(');
-        }
-        hasPending = false;
-      }
-      if (globalVarPending) {
-        if (ch == '=' || ch == ':') {
-          c |= F_GLOBAL_SCOPE;
-        }
-        globalVarPending = false;
-      }
-      if (sysvar != SYSVAR_NONE) {
-        if (sysvar == SYSVAR_AWAIT_DOT && ch == '.') {
-          sysvar = SYSVAR_AWAIT_NAME;
-          c = at(c, e);
-          continue;
-        }
-        sysvar = SYSVAR_NONE;
-        if (SqlLexer.isWordChar(ch) || ch == '`') {
-          long v = systemVariable(s, sysvarScope, p, e);
-          globalVarPending = (v & F_GLOBAL_SCOPE) != 0;
-          c |= v & ~F_GLOBAL_SCOPE;
-          prev1 = Keywords.NONE;
-          prev2 = Keywords.NONE;
-          afterDot = false;
-          prevEnd = e;
-          prevNameLike = true;
-          c = at(c, e);
-          continue;
-        }
-        c |= F_SESSION_VAR | F_SERVER_STATE; // not a form the server accepts: assume the worst
-      }
-      if (infoSchemaTable && ch != '.') {
-        c |= informationSchemaTable(s, p, e);
-        infoSchemaTable = false;
-      }
-      if (SqlLexer.isWordChar(ch)) {
-        int k = Keywords.lookup(s, p, e);
-        if (afterDot) {
-          // A qualified name: never a keyword, but db.f(…) is a call of a stored function.
-          pending = Keywords.NONE;
-          k = Keywords.NONE;
-        } else {
-          c |= word(k, prev1, prev2);
-          pending = k;
-          if (k == Keywords.BEGIN && compoundAllowed) {
-            compound = true;
-          }
-        }
-        hasPending = true;
-        pendingQuoted = false;
-        prev2 = prev1;
-        prev1 = k;
-      } else {
-        prev1 = Keywords.NONE;
-        prev2 = Keywords.NONE;
-        if (ch == '`') {
-          // A quoted name: `LAST_INSERT_ID`() calls the built-in; `performance_schema`.t qualifies.
-          pending = afterDot ? Keywords.NONE : Keywords.lookup(s, p + 1, e - 1);
-          hasPending = true;
-          pendingQuoted = true;
-        } else if (ch == '(') {
-          depth++;
-        } else if (ch == ')') {
-          if (depth == 0) {
-            c |= F_UNBALANCED;
-          } else {
-            depth--;
-          }
-        } else if (ch == ';' && !compound) {
-          if (depth != 0) {
-            c |= F_UNBALANCED;
-          }
-          return at(c, e);
-        } else if (ch == '@' && !(prevNameLike && prevEnd == p)) {
-          if (e > p + 1 && s.charAt(p + 1) == '@') {
-            int scope = scopeOnly(s, p + 2, e);
-            if (scope != Keywords.NONE) {
-              // '@@session' or '@@session.' with the name in the next tokens: '@@session . x'.
-              sysvar = s.charAt(e - 1) == '.' ? SYSVAR_AWAIT_NAME : SYSVAR_AWAIT_DOT;
-              sysvarScope = scope;
-            } else {
-              long v = variable(s, p, e);
-              globalVarPending = (v & F_GLOBAL_SCOPE) != 0;
-              c |= v & ~F_GLOBAL_SCOPE;
-            }
-          } else {
-            // A user variable: @x, @'x', and a lone '@' (the variable with the empty name).
-            c |= F_USER_VAR;
-          }
-        }
-      }
-      afterDot = ch == '.';
-      prevEnd = e;
-      prevNameLike = SqlLexer.isWordChar(ch) || ch == '\'' || ch == '"' || ch == '`';
-      c = at(c, e);
-    }
-    if (depth != 0) {
-      c |= F_UNBALANCED;
-    }
-    return at(c, n);
-  }
-
-  /** Findings of a word given the two words before it (NONE when not directly before). */
-  private static long word(int k, int prev1, int prev2) {
-    switch (k) {
-      case Keywords.UPDATE:
-        return prev1 == Keywords.FOR ? F_LOCKING : F_DML;
-      case Keywords.SHARE:
-        return prev1 == Keywords.FOR ? F_LOCKING : 0;
-      case Keywords.IN:
-        return prev1 == Keywords.LOCK ? F_LOCKING : 0;
-      case Keywords.FOR:
-        if (prev1 == Keywords.VALUE) {
-          // MariaDB NEXT VALUE FOR s (writes the sequence), PREVIOUS VALUE FOR s (session-bound).
-          if (prev2 == Keywords.NEXT) {
-            return F_WRITE_FN;
-          }
-          if (prev2 == Keywords.PREVIOUS) {
-            return F_PRIMARY_FN;
-          }
-        }
-        return 0;
-      case Keywords.DELETE:
-        return F_DML;
-      case Keywords.INTO:
-        return F_INTO;
-      case Keywords.SELECT:
-        return F_SELECT;
-      case Keywords.GLOBAL:
-      case Keywords.PERSIST:
-      case Keywords.PERSIST_ONLY:
-        return F_GLOBAL_SCOPE;
-      case Keywords.AUTOCOMMIT:
-      case Keywords.COMPLETION_TYPE:
-        return F_TX_VAR;
-      case Keywords.SQL_CALC_FOUND_ROWS:
-        // Leaves state for FOUND_ROWS(), which runs on the primary.
-        return F_PRIMARY_FN;
-      default:
-        return 0;
-    }
-  }
-
-  /** Findings of a word qualifying a name ({@code word.}): the server's own schemas. */
-  private static long qualifier(int k) {
-    return k == Keywords.PERFORMANCE_SCHEMA || k == Keywords.SYS ? F_SERVER_STATE : 0;
-  }
-
-  /**
-   * Findings of the table name {@code s[p, e)} after {@code information_schema.}: the tables that
-   * show the server's runtime state (processes, InnoDB internals, status and variables).
-   */
-  private static long informationSchemaTable(String s, int p, int e) {
-    int from = p;
-    int to = e;
-    if (to - from >= 2 && s.charAt(from) == '`' && s.charAt(to - 1) == '`') {
-      from++;
-      to--;
-    }
-    if (SqlLexer.asciiEqualsIgnoreCase(s, from, to, "PROCESSLIST")
-        || (to - from > 7 && SqlLexer.asciiEqualsIgnoreCase(s, from, from + 7, "INNODB_"))
-        || (to - from > 6 && SqlLexer.asciiEqualsIgnoreCase(s, to - 6, to, "STATUS"))
-        || (to - from > 9 && SqlLexer.asciiEqualsIgnoreCase(s, to - 9, to, "VARIABLES"))) {
-      return F_SERVER_STATE;
-    }
-    return 0;
-  }
-
-  /** Findings of a word once the next token tells whether it is called. */
-  private static long called(long c, int k, boolean isCall) {
-    if (!isCall) {
-      return (k == Keywords.INSERT || k == Keywords.REPLACE) ? c | F_DML : c;
-    }
-    switch (Keywords.category(k)) {
-      case Keywords.FN_PIN:
-        return c | F_PIN_FN;
-      case Keywords.FN_WRITE:
-        return c | F_WRITE_FN;
-      case Keywords.FN_PRIMARY:
-        return c | F_PRIMARY_FN;
-      case Keywords.FN_PURE:
-        return c;
-      case Keywords.FN_SERVER:
-        return c | F_SERVER_STATE;
-      default:
-        return c | F_UNKNOWN_CALL;
-    }
-  }
-
-  /**
-   * Findings of a system variable token {@code s[p, e)} starting with {@code @@} that holds its
-   * whole name ({@code @@x}, {@code @@scope.x}, {@code @@x.component}, backticked parts);
-   * {@link #F_GLOBAL_SCOPE} here means a {@code global}/{@code persist}/{@code persist_only} scope,
-   * which the caller keeps only when the variable is assigned.
-   */
-  private static long variable(String s, int p, int e) {
-    int nameStart = p + 2;
-    if (nameStart >= e) {
-      return F_SESSION_VAR | F_SERVER_STATE; // '@@' then something we do not lex: assume the worst
-    }
-    int dot = indexOf(s, '.', nameStart, e);
-    int scope = dot > nameStart ? scopeCode(s, nameStart, dot) : Keywords.NONE;
-    return systemVariable(s, scope, scope == Keywords.NONE ? nameStart : dot + 1, e);
-  }
-
-  /**
-   * Findings of reading system variable {@code s[from, to)} (possibly backticked, possibly with a
-   * component: {@code validate_password.length}) in {@code scope} ({@link Keywords#NONE} when none
-   * was written). Every system variable but the server's identity is the session's or the server's
-   * own state; some also cannot be replayed by a {@code SET}, or control transactions.
-   */
-  private static long systemVariable(String s, int scope, int from, int to) {
-    long f = 0;
-    if (scope == Keywords.GLOBAL || scope == Keywords.PERSIST || scope == Keywords.PERSIST_ONLY) {
-      f |= F_GLOBAL_SCOPE;
-    }
-    int nameStart = from;
-    int nameEnd = to;
-    if (nameEnd - nameStart >= 2 && s.charAt(nameStart) == '`' && s.charAt(nameEnd - 1) == '`') {
-      nameStart++;
-      nameEnd--;
-    }
-    if (SqlLexer.asciiEqualsIgnoreCase(s, nameStart, nameEnd, "AUTOCOMMIT")
-        || SqlLexer.asciiEqualsIgnoreCase(s, nameStart, nameEnd, "COMPLETION_TYPE")) {
-      f |= F_TX_VAR;
-    }
-    for (String name : SESSION_BOUND_SYSVARS) {
-      if (SqlLexer.asciiEqualsIgnoreCase(s, nameStart, nameEnd, name)) {
-        f |= F_SESSION_VAR;
-        break;
-      }
-    }
-    boolean identity = false;
-    if (scope == Keywords.NONE || scope == Keywords.GLOBAL) {
-      for (String name : SERVER_IDENTITY_SYSVARS) {
-        if (SqlLexer.asciiEqualsIgnoreCase(s, nameStart, nameEnd, name)) {
-          identity = true;
-          break;
-        }
-      }
-    }
-    return identity ? f : f | F_SERVER_STATE;
-  }
-
-  /** The scope keyword code of {@code s[from, to)}, or {@link Keywords#NONE} if it is no scope. */
-  private static int scopeCode(String s, int from, int to) {
-    int k = Keywords.lookup(s, from, to);
-    return k == Keywords.GLOBAL || k == Keywords.SESSION || k == Keywords.LOCAL || k == Keywords.PERSIST
-        || k == Keywords.PERSIST_ONLY ? k : Keywords.NONE;
-  }
-
-  /**
-   * For the body {@code s[from, to)} of a {@code @@} token: the scope code if the body is only a
-   * scope word, with or without its dot ({@code @@session}, {@code @@session.}), so that the name
-   * follows in later tokens; otherwise {@link Keywords#NONE}.
-   */
-  private static int scopeOnly(String s, int from, int to) {
-    int end = to > from && s.charAt(to - 1) == '.' ? to - 1 : to;
-    if (end <= from || indexOf(s, '.', from, end) >= 0) {
-      return Keywords.NONE;
-    }
-    return scopeCode(s, from, end);
-  }
-
-  private static int indexOf(String s, char ch, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (s.charAt(i) == ch) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   // ---- head parsing: a cursor at a token start (or at the end) ----

@@ -185,7 +185,7 @@ final class SqlLexer {
   }
 
   /** {@link #tokenEnd} of a token that is not a word (kept apart so that the common case inlines). */
-  private static int otherTokenEnd(String s, int start, char ch) {
+  static int otherTokenEnd(String s, int start, char ch) {
     final int n = s.length();
     switch (ch) {
       case '\'':
@@ -231,7 +231,8 @@ final class SqlLexer {
     }
   }
 
-  private static int wordEnd(String s, int from) {
+  /** The end (exclusive) of the word whose chars run on from {@code from}. */
+  static int wordEnd(String s, int from) {
     final int n = s.length();
     int j = from;
     while (j < n && isWordChar(s.charAt(j))) {

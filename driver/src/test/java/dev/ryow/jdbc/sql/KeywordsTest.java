@@ -39,6 +39,33 @@ class KeywordsTest {
   }
 
   @Test
+  void scanCodesAreTheWordsThatMatterAnywhereInAStatement() {
+    Set<Integer> scanned = Set.of(Keywords.UPDATE, Keywords.SHARE, Keywords.IN, Keywords.FOR, Keywords.DELETE,
+        Keywords.INTO, Keywords.SELECT, Keywords.GLOBAL, Keywords.PERSIST, Keywords.PERSIST_ONLY, Keywords.AUTOCOMMIT,
+        Keywords.COMPLETION_TYPE, Keywords.SQL_CALC_FOUND_ROWS, Keywords.INSERT, Keywords.REPLACE, Keywords.BEGIN,
+        Keywords.LOCK, Keywords.VALUE, Keywords.NEXT, Keywords.PREVIOUS);
+    for (int code = 0; code < Keywords.count(); code++) {
+      String name = Keywords.name(code);
+      for (String spelling : new String[] {name, name.toLowerCase(Locale.ROOT), mixed(name)}) {
+        String s = "(" + spelling + ")";
+        assertThat(Keywords.scanCode(s, 1, 1 + spelling.length())).as(spelling)
+            .isEqualTo(scanned.contains(code) ? code : Keywords.NONE);
+      }
+    }
+    assertThat(Keywords.scanCode("ınto", 0, 4)).isEqualTo(Keywords.NONE);
+    assertThat(Keywords.scanCode("ſelect", 0, 6)).isEqualTo(Keywords.NONE);
+    assertThat(Keywords.scanCode("Into_", 0, 5)).isEqualTo(Keywords.NONE);
+  }
+
+  @Test
+  void qualifyingSchemasHaveTheLengthsTheScanLooksUp() {
+    // StatementScan looks a name before '.' up only when it has one of these lengths.
+    assertThat(Keywords.name(Keywords.SYS)).hasSize(3);
+    assertThat(Keywords.name(Keywords.PERFORMANCE_SCHEMA)).hasSize(18);
+    assertThat(Keywords.name(Keywords.INFORMATION_SCHEMA)).hasSize(18);
+  }
+
+  @Test
   void functionCategories() {
     assertThat(Keywords.category(Keywords.GET_LOCK)).isEqualTo(Keywords.FN_PIN);
     assertThat(Keywords.category(Keywords.NEXTVAL)).isEqualTo(Keywords.FN_WRITE);
