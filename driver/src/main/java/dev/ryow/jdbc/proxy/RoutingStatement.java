@@ -647,20 +647,8 @@ class RoutingStatement implements Statement {
       return;
     }
     closed = true;
-    SQLException failure = null;
-    for (Statement s : new Statement[] {onPrimary, onReplica}) {
-      if (s != null) {
-        try {
-          s.close();
-        } catch (SQLException e) {
-          if (failure == null) {
-            failure = e;
-          } else {
-            failure.addSuppressed(e);
-          }
-        }
-      }
-    }
+    SQLException failure = closeQuietly(onPrimary, null);
+    failure = closeQuietly(onReplica, failure);
     onPrimary = null;
     onReplica = null;
     current = null;
@@ -668,6 +656,23 @@ class RoutingStatement implements Statement {
     results.clear();
     if (failure != null && !connection.isClosed()) {
       throw failure;
+    }
+  }
+
+  /** Closes {@code s} (if any); returns {@code failure}, or its failure, or {@code failure} with it suppressed. */
+  private static @Nullable SQLException closeQuietly(@Nullable Statement s, @Nullable SQLException failure) {
+    if (s == null) {
+      return failure;
+    }
+    try {
+      s.close();
+      return failure;
+    } catch (SQLException e) {
+      if (failure == null) {
+        return e;
+      }
+      failure.addSuppressed(e);
+      return failure;
     }
   }
 

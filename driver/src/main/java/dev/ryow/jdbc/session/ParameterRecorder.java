@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The parameters of a prepared statement whose server is chosen at execution time, recorded per
  * index and replayed onto the physical statement that runs it. Primitives are kept unboxed; the
- * arrays grow once to the statement's parameter count and are reused across executions.
+ * arrays are allocated at the first parameter (the object arrays only at the first parameter that is
+ * an object), grow once to the statement's parameter count and are reused across executions.
  */
 public final class ParameterRecorder {
   private static final byte UNSET = 0;
@@ -66,10 +67,17 @@ public final class ParameterRecorder {
   private static final byte ROWID = 36;
   private static final byte SQLXML_VALUE = 37;
 
-  private byte[] kinds = new byte[8];
-  private long[] numbers = new long[8];
-  private @Nullable Object[] values = new Object[8];
-  private @Nullable Object[] extras = new Object[8];
+  private static final byte[] NO_KINDS = new byte[0];
+  private static final long[] NO_NUMBERS = new long[0];
+  private static final @Nullable Object[] NO_OBJECTS = new Object[0];
+  /** Capacity at the first parameter: most statements have no more. */
+  private static final int FIRST_CAPACITY = 4;
+
+  private byte[] kinds = NO_KINDS;
+  private long[] numbers = NO_NUMBERS;
+  /** Shorter than {@link #kinds} (empty) until a parameter needs an object. */
+  private @Nullable Object[] values = NO_OBJECTS;
+  private @Nullable Object[] extras = NO_OBJECTS;
   private int highest;
 
   private int slot(int index) throws SQLException {
@@ -78,11 +86,13 @@ public final class ParameterRecorder {
     }
     int i = index - 1;
     if (i >= kinds.length) {
-      int size = Math.max(kinds.length * 2, index);
+      int size = Math.max(Math.max(kinds.length * 2, index), FIRST_CAPACITY);
       kinds = Arrays.copyOf(kinds, size);
       numbers = Arrays.copyOf(numbers, size);
-      values = Arrays.copyOf(values, size);
-      extras = Arrays.copyOf(extras, size);
+      if (values.length != 0) {
+        values = Arrays.copyOf(values, size);
+        extras = Arrays.copyOf(extras, size);
+      }
     }
     if (index > highest) {
       highest = index;
@@ -95,6 +105,13 @@ public final class ParameterRecorder {
     int i = slot(index);
     kinds[i] = kind;
     numbers[i] = number;
+    if (values.length == 0) {
+      if (value == null && extra == null) {
+        return;
+      }
+      values = new Object[kinds.length];
+      extras = new Object[kinds.length];
+    }
     values[i] = value;
     extras[i] = extra;
   }
@@ -113,8 +130,10 @@ public final class ParameterRecorder {
   /** Forgets every parameter ({@code clearParameters}). */
   public void clear() {
     Arrays.fill(kinds, 0, highest, UNSET);
-    Arrays.fill(values, 0, highest, null);
-    Arrays.fill(extras, 0, highest, null);
+    if (values.length != 0) {
+      Arrays.fill(values, 0, highest, null);
+      Arrays.fill(extras, 0, highest, null);
+    }
     highest = 0;
   }
 
@@ -276,11 +295,12 @@ public final class ParameterRecorder {
   /** Sets every recorded parameter on {@code ps}, each {@code shift} places later (after parameters of the driver's). */
   @SuppressWarnings("deprecation") // setUnicodeStream is replayed as the application called it
   public void replay(PreparedStatement ps, int shift) throws SQLException {
+    boolean objects = values.length != 0;
     for (int i = 0; i < highest; i++) {
       int index = i + 1 + shift;
       long n = numbers[i];
-      Object v = values[i];
-      Object x = extras[i];
+      Object v = objects ? values[i] : null;
+      Object x = objects ? extras[i] : null;
       switch (kinds[i]) {
         case UNSET -> { }
         case NULL -> ps.setNull(index, (int) n);
