@@ -209,7 +209,7 @@ public final class MonotonicReads {
     return h.reachable() && (h.inRotation() || has(e, all, ofSource, source));
   }
 
-  /** Prefers a home that needs no wait, then one not behind. */
+  /** Prefers a home that needs no wait, then one not behind, then the server listed first. */
   private static boolean better(ReplicaEndpoint e, @Nullable ReplicaEndpoint than, GtidSet all, GtidSet ofSource,
       @Nullable String source) {
     if (than == null) {
@@ -220,7 +220,13 @@ public final class MonotonicReads {
     if (eHas != tHas) {
       return eHas;
     }
-    return !e.behind() && than.behind();
+    if (e.behind() != than.behind()) {
+      return !e.behind();
+    }
+    // A tie goes to the server listed first, so that every connection of the scope picks the same home:
+    // were each to keep the server of its own last read, the scope's reads would stay split across
+    // replicas, and every read would have the other replica's position read first.
+    return e.index() < than.index();
   }
 
   private boolean leaveWorthy(ReplicaEndpoint home, GtidSet all, GtidSet ofSource, @Nullable String source) {

@@ -119,6 +119,25 @@ class MonotonicReadsTest {
     assertThat(probes(n)).containsExactlyInAnyOrder(f.r1, f.r3);
   }
 
+  /**
+   * Two connections of one JVM, each with its own last read on another replica, and the JVM's reads
+   * pending on both: with nothing else to choose by, both pick the same home, so that the JVM's reads
+   * gather there instead of staying split (which would cost every read a position read).
+   */
+  @Test
+  void connectionsWhoseLastReadsRanOnDifferentReplicasPickTheSameHome() {
+    ReadWatermark connectionA = new ReadWatermark();
+    ReadWatermark connectionB = new ReadWatermark();
+    connectionA.observed(U3, f.tick());
+    jvm.observed(U3, f.tick());
+    connectionB.observed(U2, f.tick());
+    jvm.observed(U2, f.tick());
+    planner.plan(gtids("1-110"), new ReadWatermark[] {connectionA, jvm}, 2, req);
+    ReplicaEndpoint homeOfA = req.home();
+    planner.plan(gtids("1-110"), new ReadWatermark[] {connectionB, jvm}, 2, req);
+    assertThat(req.home()).as("home of connection B").isNotNull().isSameAs(homeOfA).isSameAs(f.r2);
+  }
+
   @Test
   void aReadOnThePrimaryStaysThereWhileNoReplicaIsCurrentElseItsPositionIsRead() {
     jvm.observed(P, f.tick());
