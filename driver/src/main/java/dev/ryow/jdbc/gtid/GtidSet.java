@@ -170,6 +170,64 @@ public final class GtidSet {
   }
 
   /**
+   * This set plus the GTID {@code text} names, when {@code text} is exactly {@code uuid:n} (untagged,
+   * as a primary reports one write's GTID in its OK packet) and {@code n} directly follows the only
+   * interval of this set's only source, of that uuid: a primary's consecutive writes, the usual case.
+   * Builds the result without parsing {@code text} into a set of its own. Null otherwise (the caller
+   * parses {@code text} and takes the {@link #union}, whose value this equals).
+   */
+  public @Nullable GtidSet plusNext(CharSequence text) {
+    if (sources.length != 1) {
+      return null;
+    }
+    Source s = sources[0];
+    long[] r = s.ranges;
+    if (r.length != 2 || !s.tag.isEmpty() || r[1] >= MAX_GNO) {
+      return null;
+    }
+    long next = r[1] + 1;
+    int len = text.length();
+    if (len < 38 || len > 56 || text.charAt(36) != ':' || text.charAt(37) == '0') {
+      return null;
+    }
+    long hi = 0;
+    long lo = 0;
+    for (int i = 0; i < 36; i++) {
+      char c = text.charAt(i);
+      if (i == 8 || i == 13 || i == 18 || i == 23) {
+        if (c != '-') {
+          return null;
+        }
+        continue;
+      }
+      int v = Parser.hexValue(c);
+      if (v < 0) {
+        return null;
+      }
+      if (i < 18) {
+        hi = hi << 4 | v;
+      } else {
+        lo = lo << 4 | v;
+      }
+    }
+    if (hi != s.hi || lo != s.lo) {
+      return null;
+    }
+    long n = 0;
+    for (int pos = 37; pos < len; pos++) {
+      int d = text.charAt(pos) - '0';
+      if (d < 0 || d > 9 || n > (MAX_GNO - d) / 10) {
+        return null;
+      }
+      n = n * 10 + d;
+    }
+    if (n != next) {
+      return null;
+    }
+    return new GtidSet(new Source[] {new Source(s.hi, s.lo, "", new long[] {r[0], next})});
+  }
+
+  /**
    * Returns the union of this set and {@code other}.
    *
    * @param other the set to add

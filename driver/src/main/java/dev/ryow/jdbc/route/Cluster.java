@@ -219,6 +219,21 @@ public final class Cluster {
     return covering;
   }
 
+  /**
+   * {@link #wrote} for the one GTID a write's OK packet reported as {@code text}, without parsing it into
+   * a set of its own, when it directly follows what the primary is known to have executed (one interval
+   * of one source: the primary's consecutive writes). Then the known set plus that GTID is also what the
+   * writer's watermarks add (the GTID with the gaps below it filled). Null when it does not follow:
+   * nothing was recorded, the caller parses {@code text} and calls {@link #wrote}.
+   */
+  public @Nullable GtidSet wroteNext(CharSequence text) {
+    GtidSet covering = primaryExecuted.advanceByNext(text);
+    if (covering != null) {
+      jvmWrites.advance(covering);
+    }
+    return covering;
+  }
+
   /** Every write through this cluster's connections in this JVM. */
   public GtidSet jvmWrites() {
     return jvmWrites.current();

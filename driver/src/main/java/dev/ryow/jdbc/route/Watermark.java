@@ -3,6 +3,7 @@ package dev.ryow.jdbc.route;
 import dev.ryow.jdbc.gtid.GtidSet;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The GTIDs a consistency scope has written or been told about; reads in the scope must see them.
@@ -27,6 +28,23 @@ public final class Watermark {
         return;
       }
     } while (!gtids.compareAndSet(prev, next));
+  }
+
+  /**
+   * Adds the GTID {@code text} names when it directly follows the set ({@link GtidSet#plusNext}) and
+   * returns the new set; null (nothing changed) when it does not: the caller parses it and {@link #advance}s.
+   */
+  public @Nullable GtidSet advanceByNext(CharSequence text) {
+    GtidSet prev;
+    GtidSet next;
+    do {
+      prev = current();
+      next = prev.plusNext(text);
+      if (next == null) {
+        return null;
+      }
+    } while (!gtids.compareAndSet(prev, next));
+    return next;
   }
 
   /**

@@ -93,7 +93,7 @@ public final class ConnectorJ {
    * Opens the primary at {@code host} (the URL's first host, or the server found writable after a
    * failover); in {@code own_gtid} mode its OK packets feed {@code ownGtidSink}.
    */
-  public PhysicalConnection openPrimary(RyowConfig config, HostSpec host, Consumer<GtidSet> ownGtidSink)
+  public PhysicalConnection openPrimary(RyowConfig config, HostSpec host, Consumer<String> ownGtidSink)
       throws SQLException {
     boolean ownGtid = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.OWN_GTID;
     Properties props = config.connectorProperties();
@@ -129,7 +129,7 @@ public final class ConnectorJ {
   }
 
   private PhysicalConnection open(
-      RyowConfig config, HostSpec host, ServerRole role, Properties props, @Nullable Consumer<GtidSet> sink)
+      RyowConfig config, HostSpec host, ServerRole role, Properties props, @Nullable Consumer<String> sink)
       throws SQLException {
     String url = "jdbc:mysql://" + host.address() + "/" + urlEncode(config.database());
     Connection connection = driver.connect(url, props);

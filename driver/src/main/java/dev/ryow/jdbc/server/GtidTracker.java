@@ -5,7 +5,6 @@ import com.mysql.cj.protocol.ServerSessionStateController;
 import com.mysql.cj.protocol.ServerSessionStateController.ServerSessionStateChanges;
 import com.mysql.cj.protocol.ServerSessionStateController.SessionStateChange;
 import com.mysql.cj.protocol.ServerSessionStateController.SessionStateChangesListener;
-import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.MalformedGtidSetException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Receives the GTIDs the primary reports in its OK packets ({@code session_track_gtids=OWN_GTID})
- * through Connector/J's session-state listener and hands each to a sink.
+ * through Connector/J's session-state listener and hands each, as text, to a sink that parses it (only
+ * when it cannot extend a known set directly, see {@code Cluster.wroteNext}).
  *
  * <p>Connector/J holds listeners through a weak reference, so this object keeps the strong one; a
  * reconnect replaces the controller and drops the listener, which {@link #isAttached()} detects.
@@ -26,19 +26,20 @@ final class GtidTracker implements SessionStateChangesListener {
   private static final Logger LOG = LoggerFactory.getLogger(GtidTracker.class);
 
   private final MysqlConnection connection;
-  private final Consumer<GtidSet> sink;
+  /** Takes each reported GTID text and parses it (a malformed one throws {@link MalformedGtidSetException}). */
+  private final Consumer<String> sink;
   private final String clusterName;
   private @Nullable ServerSessionStateController controller;
   private volatile boolean damaged;
 
-  private GtidTracker(MysqlConnection connection, Consumer<GtidSet> sink, String clusterName) {
+  private GtidTracker(MysqlConnection connection, Consumer<String> sink, String clusterName) {
     this.connection = connection;
     this.sink = sink;
     this.clusterName = clusterName;
   }
 
   /** Attaches a tracker to a physical primary connection. */
-  static GtidTracker attach(Connection physical, Consumer<GtidSet> sink, String clusterName) throws SQLException {
+  static GtidTracker attach(Connection physical, Consumer<String> sink, String clusterName) throws SQLException {
     GtidTracker tracker = new GtidTracker(physical.unwrap(MysqlConnection.class), sink, clusterName);
     tracker.reattach();
     return tracker;
@@ -69,10 +70,7 @@ final class GtidTracker implements SessionStateChangesListener {
       for (int v = 0, m = values.size(); v < m; v++) {
         String text = values.get(v);
         try {
-          GtidSet gtids = GtidSet.parse(text);
-          if (!gtids.isEmpty()) {
-            sink.accept(gtids);
-          }
+          sink.accept(text);
         } catch (MalformedGtidSetException e) {
           // Never throw into Connector/J's packet reader; the owner falls back to a query capture.
           damaged = true;

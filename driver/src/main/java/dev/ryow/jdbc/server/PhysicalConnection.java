@@ -69,7 +69,7 @@ public final class PhysicalConnection implements AutoCloseable {
       HostSpec host,
       ServerRole role,
       ServerIdentity identity,
-      @Nullable Consumer<GtidSet> ownGtidSink,
+      @Nullable Consumer<String> ownGtidSink,
       String clusterName)
       throws SQLException {
     this.connection = connection;

@@ -28,7 +28,7 @@ final class PrimaryLink {
   private final ConnectorJ connector;
   private final SessionState session;
   /** Where the GTIDs of our writes go (own_gtid capture: the primary's OK packets). */
-  private final Consumer<GtidSet> ownGtids;
+  private final Consumer<String> ownGtids;
   private PhysicalConnection primary;
   private SessionMirror mirror;
   /** The cluster's primary epoch {@link #primary} belongs to. */
@@ -42,7 +42,7 @@ final class PrimaryLink {
 
   /** Opens the primary connection at login (one round of primary discovery at most). */
   PrimaryLink(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session,
-      Consumer<GtidSet> ownGtids) throws SQLException {
+      Consumer<String> ownGtids) throws SQLException {
     this.cluster = cluster;
     this.config = config;
     this.connector = connector;

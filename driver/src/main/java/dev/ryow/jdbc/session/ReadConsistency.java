@@ -386,7 +386,28 @@ final class ReadConsistency {
    * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
    */
   void wrote(GtidSet gtids) {
-    GtidSet covering = cluster.wrote(gtids);
+    advanced(cluster.wrote(gtids));
+  }
+
+  /**
+   * {@link #wrote} for the GTID text of a primary's OK packet: parsed only when it does not directly
+   * follow what the primary is known to have executed ({@link Cluster#wroteNext}).
+   *
+   * @throws dev.ryow.jdbc.gtid.MalformedGtidSetException when {@code reported} is not a GTID set
+   */
+  void wrote(String reported) {
+    GtidSet covering = cluster.wroteNext(reported);
+    if (covering == null) {
+      GtidSet gtids = GtidSet.parse(reported);
+      if (gtids.isEmpty()) {
+        return;
+      }
+      covering = cluster.wrote(gtids);
+    }
+    advanced(covering);
+  }
+
+  private void advanced(GtidSet covering) {
     watermark.advance(covering);
     watermarkGrewNanos = System.nanoTime();
     ConsistencyScope scope = ConsistencyScope.current();

@@ -112,8 +112,8 @@ public final class Session {
     cluster.connectionOpened();
   }
 
-  /** GTIDs of our writes from the primary's OK packets (own_gtid capture). */
-  private void wrote(GtidSet gtids) {
+  /** GTIDs of our writes from the primary's OK packets (own_gtid capture), as reported. */
+  private void wrote(String gtids) {
     consistency.wrote(gtids);
   }
 

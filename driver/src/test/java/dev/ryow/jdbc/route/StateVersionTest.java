@@ -69,6 +69,20 @@ class StateVersionTest {
     moved(v, "back in rotation");
   }
 
+  @Test
+  void aWriteThatFollowsWhatThePrimaryExecutedExtendsItAndIsWhatTheWatermarksAdd() {
+    GtidSet known = f.cluster.knownOnPrimary();
+    assertThat(known).isEqualTo(gtids("1-100"));
+    GtidSet covering = f.cluster.wroteNext(MonotonicFixture.P + ":101");
+    assertThat(covering).isEqualTo(gtids("1-101"));
+    assertThat(f.cluster.knownOnPrimary()).isSameAs(covering);
+    assertThat(f.cluster.jvmWrites()).isSameAs(covering);
+    // The same as the general path gives for the parsed GTID.
+    assertThat(f.cluster.wroteNext(MonotonicFixture.P + ":103")).as("a gap: parsed instead").isNull();
+    assertThat(f.cluster.knownOnPrimary()).as("nothing recorded").isSameAs(covering);
+    assertThat(f.cluster.wrote(gtids("102"))).isEqualTo(gtids("1-102"));
+  }
+
   private long moved(long before, String why) {
     long now = f.cluster.stateVersion();
     assertThat(now).as(why).isNotEqualTo(before);
