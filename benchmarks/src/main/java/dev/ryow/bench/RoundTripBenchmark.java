@@ -45,7 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * of two concurrent clients; the ratio is the result.
  *
  * <p>Both sides use the same Connector/J settings (the URL's, plus the GTID tracking ryow's primary
- * connection has: {@link #PRIMARY_TRACKING}). Three forks give the per-iteration ratios an interval. On
+ * connection has, {@link #PRIMARY_TRACKING}, and the multi-statements its replica connections allow,
+ * {@link #REPLICA_MULTI_QUERIES}). Three forks give the per-iteration ratios an interval. On
  * a busy machine the two threads of a group do not get the CPUs alike, so one iteration's ratio can
  * fall below 1 (a result of 0.786x "ryow over raw" was such noise: a wrapper cannot be faster than
  * what it wraps); the wrapper's own cost is measured where it can be resolved, in
@@ -68,6 +69,17 @@ public class RoundTripBenchmark {
    * then appends the GTID session-state to each OK packet, and Connector/J parses it, on both sides).
    */
   static final String PRIMARY_TRACKING = "trackSessionState=true&sessionVariables=session_track_gtids=OWN_GTID";
+
+  /**
+   * Connector/J settings both replica sides use: ryow opens its replica connections with multi-statements
+   * allowed (its pipelined wait, {@code server.PipelinedWait}), so the raw replica connection has them too.
+   */
+  static final String REPLICA_MULTI_QUERIES = "allowMultiQueries=true";
+
+  /** The raw replica URL: the sandbox's parameters and the multi-statement setting ryow's replica connections have. */
+  static String rawReplicaUrl(Topology t) {
+    return t.mysqlUrl(t.replicas().get(0)) + "&" + REPLICA_MULTI_QUERIES;
+  }
 
   /** The raw primary URL: the sandbox's parameters and the GTID tracking ryow's primary connection has. */
   static String rawPrimaryUrl(Topology t) {
@@ -161,7 +173,7 @@ public class RoundTripBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws SQLException {
       Topology t = fixture();
-      connection = DriverManager.getConnection(t.mysqlUrl(t.replicas().get(0)));
+      connection = DriverManager.getConnection(rawReplicaUrl(t));
       prepared = connection.prepareStatement(REPLICA_SELECT);
     }
 
