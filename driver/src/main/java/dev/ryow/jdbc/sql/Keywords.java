@@ -450,6 +450,9 @@ final class Keywords {
    */
   private static final WordTable SCAN;
 
+  /** Whether a code is one of {@link #SCAN}'s. */
+  private static final boolean[] MATTERS = new boolean[NAMES.length];
+
   static {
     CATEGORY[GET_LOCK] = FN_PIN;
     CATEGORY[NEXTVAL] = FN_WRITE;
@@ -573,6 +576,9 @@ final class Keywords {
       scanNames[i] = NAMES[scan[i]];
     }
     SCAN = new WordTable(scanNames, scan);
+    for (int code : scan) {
+      MATTERS[code] = true;
+    }
   }
 
   private Keywords() {}
@@ -592,6 +598,11 @@ final class Keywords {
    */
   static int scanCode(String s, int start, int end) {
     return SCAN.lookup(s, start, end, NONE);
+  }
+
+  /** Whether {@link #scanCode} finds the word of {@code code} ({@link #NONE}: false). */
+  static boolean matters(int code) {
+    return code >= 0 && MATTERS[code];
   }
 
   /** The function category of a code ({@link #FN_NONE} for {@link #NONE}). */

@@ -145,7 +145,10 @@ public final class SqlClassifier {
    */
   private static long statement(String s, long start) {
     final long st = start & ~(FINDINGS | KIND_MASK);
-    final int k1 = code(s, st);
+    // The first word, if the statement starts with one: its end, and its code.
+    final int p1 = pos(st);
+    final int e1 = SqlLexer.isWordChar(s.charAt(p1)) ? SqlLexer.wordEnd(s, p1 + 1) : -1;
+    final int k1 = e1 < 0 ? Keywords.NONE : Keywords.lookup(s, p1, e1);
     // The second word, for the verbs it qualifies (not for SELECT, INSERT, UPDATE, DELETE, …).
     final boolean second = usesSecondWord(k1);
     final long h2 = second ? next(s, st) : st;
@@ -158,11 +161,11 @@ public final class SqlClassifier {
       case Keywords.TABLE:
       case Keywords.VALUES:
       case Keywords.HELP:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = queryKind(f);
         break;
       case Keywords.SHOW:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = queryKind(f);
         if (kind == StatementKind.READ && !showsSchema(s, h2, k2)) {
           // The session's or the server's own state (status, variables, warnings, processes,
@@ -173,91 +176,91 @@ public final class SqlClassifier {
       case Keywords.DESCRIBE:
       case Keywords.DESC:
       case Keywords.EXPLAIN:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = explain(s, h2, f, false);
         break;
       case Keywords.ANALYZE:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = (k2 == Keywords.TABLE || k2 == Keywords.NO_WRITE_TO_BINLOG || k2 == Keywords.LOCAL)
             ? StatementKind.WRITE
             : explain(s, h2, f, true);
         break;
       case Keywords.SET:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = set(s, h2, k2, f);
         break;
       case Keywords.USE:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = isName(s, h2) && isEnd(s, next(s, h2)) ? StatementKind.USE : StatementKind.WRITE;
         break;
       case Keywords.BEGIN:
         if (isEnd(s, h2) || (k2 == Keywords.WORK && isEnd(s, next(s, h2)))) {
-          f = StatementScan.scan(s, st, false);
+          f = StatementScan.scan(s, st, false, e1, k1);
           kind = StatementKind.BEGIN;
         } else {
           // MariaDB's BEGIN NOT ATOMIC … END: a compound statement, ';' does not split.
-          f = StatementScan.scan(s, st, true);
+          f = StatementScan.scan(s, st, true, e1, k1);
           kind = StatementKind.WRITE;
         }
         break;
       case Keywords.START:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = k2 == Keywords.TRANSACTION ? startTransaction(s, next(s, h2)) : StatementKind.WRITE;
         break;
       case Keywords.COMMIT:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = completion(s, h2, StatementKind.COMMIT);
         break;
       case Keywords.ROLLBACK:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = rollback(s, h2, k2);
         break;
       case Keywords.SAVEPOINT:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = StatementKind.SAVEPOINT_CONTROL;
         break;
       case Keywords.RELEASE:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = k2 == Keywords.SAVEPOINT ? StatementKind.SAVEPOINT_CONTROL : StatementKind.WRITE;
         break;
       case Keywords.CREATE:
         if (k2 == Keywords.TEMPORARY
             || (k2 == Keywords.OR && code(s, next(s, h2)) == Keywords.REPLACE
                 && code(s, next(s, next(s, h2))) == Keywords.TEMPORARY)) {
-          f = StatementScan.scan(s, st, false);
+          f = StatementScan.scan(s, st, false, e1, k1);
           kind = StatementKind.SESSION_PIN;
         } else {
-          f = StatementScan.scan(s, st, true);
+          f = StatementScan.scan(s, st, true, e1, k1);
           kind = pinOr(f, StatementKind.WRITE);
         }
         break;
       case Keywords.ALTER:
-        f = StatementScan.scan(s, st, true);
+        f = StatementScan.scan(s, st, true, e1, k1);
         kind = pinOr(f, StatementKind.WRITE);
         break;
       case Keywords.DROP:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = k2 == Keywords.PREPARE ? StatementKind.SESSION_PIN : pinOr(f, StatementKind.WRITE);
         break;
       case Keywords.PREPARE:
       case Keywords.EXECUTE:
       case Keywords.DEALLOCATE:
       case Keywords.LOCK:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = StatementKind.SESSION_PIN;
         break;
       case Keywords.XA:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = xa(k2);
         break;
       case Keywords.NONE:
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = s.charAt(pos(st)) == '(' ? parenthesised(s, st, f) : pinOr(f, StatementKind.WRITE);
         break;
       default:
         // INSERT, UPDATE, DELETE, REPLACE, CALL, DO, HANDLER, LOAD, XA, UNLOCK, GRANT, … and words
         // the classifier does not know.
-        f = StatementScan.scan(s, st, false);
+        f = StatementScan.scan(s, st, false, e1, k1);
         kind = pinOr(f, StatementKind.WRITE);
         break;
     }

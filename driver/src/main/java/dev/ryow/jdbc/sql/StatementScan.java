@@ -111,8 +111,11 @@ final class StatementScan {
    * {@code information_schema} table name is pending. A word is looked up in the small
    * {@link Keywords#scanCode} table, and in the full one only when the next token shows that it is
    * called or qualifies a name.
+   *
+   * @param firstEnd the end of the statement's first token when it is a word (the caller lexed it), or -1
+   * @param firstCode that word's {@link Keywords#lookup} code
    */
-  static long scan(String s, long start, boolean compoundAllowed) {
+  static long scan(String s, long start, boolean compoundAllowed, int firstEnd, int firstCode) {
     final int n = s.length();
     long c = start; // flags and findings; the position is i
     int i = pos(start);
@@ -133,6 +136,21 @@ final class StatementScan {
     int sysvarScope = Keywords.NONE;
     // End of the last name-like token (word, string, quoted name): '@' right there is user@host.
     int nameEnd = -1;
+    if (firstEnd >= 0) {
+      // The first word, as the word case below would take it.
+      int k = Keywords.matters(firstCode) ? firstCode : Keywords.NONE;
+      if (k != Keywords.NONE) {
+        c |= word(k, Keywords.NONE, Keywords.NONE);
+        compound = k == Keywords.BEGIN && compoundAllowed;
+      }
+      pendingStart = i;
+      pendingEnd = firstEnd;
+      hasPending = true;
+      dml = k == Keywords.INSERT || k == Keywords.REPLACE ? F_DML : 0;
+      prev1 = k;
+      nameEnd = firstEnd;
+      i = firstEnd;
+    }
     while (true) {
       char ch = 0;
       int cls = C_END;
