@@ -450,6 +450,12 @@ final class Keywords {
    */
   private static final WordTable SCAN;
 
+  /** For each length up to the longest of {@link #SCAN}'s words: a bit per first letter (a = bit 0) of those words. */
+  private static final int[] SCAN_LETTERS;
+
+  /** The functions (the words with a category), for calls: any other word called is an unknown function. */
+  private static final WordTable FUNCTIONS;
+
   /** Whether a code is one of {@link #SCAN}'s. */
   private static final boolean[] MATTERS = new boolean[NAMES.length];
 
@@ -576,9 +582,28 @@ final class Keywords {
       scanNames[i] = NAMES[scan[i]];
     }
     SCAN = new WordTable(scanNames, scan);
+    int longestScanned = 0;
     for (int code : scan) {
       MATTERS[code] = true;
+      longestScanned = Math.max(longestScanned, NAMES[code].length());
     }
+    SCAN_LETTERS = new int[longestScanned + 1];
+    for (int code : scan) {
+      SCAN_LETTERS[NAMES[code].length()] |= 1 << (NAMES[code].charAt(0) - 'A');
+    }
+    int functions = 0;
+    for (int code = 0; code < NAMES.length; code++) {
+      functions += CATEGORY[code] == FN_NONE ? 0 : 1;
+    }
+    String[] functionNames = new String[functions];
+    int[] functionCodes = new int[functions];
+    for (int code = 0, f = 0; code < NAMES.length; code++) {
+      if (CATEGORY[code] != FN_NONE) {
+        functionNames[f] = NAMES[code];
+        functionCodes[f++] = code;
+      }
+    }
+    FUNCTIONS = new WordTable(functionNames, functionCodes);
   }
 
   private Keywords() {}
@@ -597,7 +622,24 @@ final class Keywords {
    * before them), otherwise {@link #NONE}.
    */
   static int scanCode(String s, int start, int end) {
+    // Most words fail the filter of their length and first letter.
+    int length = end - start;
+    if (length >= SCAN_LETTERS.length) {
+      return NONE;
+    }
+    int letter = (s.charAt(start) | 0x20) - 'a';
+    if (letter < 0 || letter > 'z' - 'a' || (SCAN_LETTERS[length] & (1 << letter)) == 0) {
+      return NONE;
+    }
     return SCAN.lookup(s, start, end, NONE);
+  }
+
+  /**
+   * The code of the word {@code s[start, end)} if it is a function the classifier knows (one with a
+   * {@link #category} other than {@link #FN_NONE}), otherwise {@link #NONE}: what a call needs.
+   */
+  static int functionCode(String s, int start, int end) {
+    return FUNCTIONS.lookup(s, start, end, NONE);
   }
 
   /** Whether {@link #scanCode} finds the word of {@code code} ({@link #NONE}: false). */

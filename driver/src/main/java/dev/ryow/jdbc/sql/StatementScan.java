@@ -189,7 +189,7 @@ final class StatementScan {
             c |= qualifier(k);
             rare = k == Keywords.INFORMATION_SCHEMA ? rare | R_INFO : rare & ~R_INFO;
           } else if (ch == '(') {
-            c |= called(pendingStart < 0 ? Keywords.NONE : Keywords.lookup(s, pendingStart, pendingEnd));
+            c |= called(pendingStart < 0 ? Keywords.NONE : Keywords.functionCode(s, pendingStart, pendingEnd));
           } else {
             c |= dml;
           }
@@ -314,7 +314,7 @@ final class StatementScan {
         }
         case C_OPEN:
           if (hasPending) {
-            c |= called(pendingStart < 0 ? Keywords.NONE : Keywords.lookup(s, pendingStart, pendingEnd));
+            c |= called(pendingStart < 0 ? Keywords.NONE : Keywords.functionCode(s, pendingStart, pendingEnd));
             hasPending = false;
           }
           depth++;

@@ -58,6 +58,19 @@ class KeywordsTest {
   }
 
   @Test
+  void functionCodesAreTheWordsWithACategory() {
+    for (int code = 0; code < Keywords.count(); code++) {
+      String name = Keywords.name(code);
+      for (String spelling : new String[] {name, name.toLowerCase(Locale.ROOT), mixed(name)}) {
+        String s = " " + spelling + "(";
+        assertThat(Keywords.functionCode(s, 1, 1 + spelling.length())).as(spelling)
+            .isEqualTo(Keywords.category(code) == Keywords.FN_NONE ? Keywords.NONE : code);
+      }
+    }
+    assertThat(Keywords.functionCode("get_locks", 0, 9)).isEqualTo(Keywords.NONE);
+  }
+
+  @Test
   void qualifyingSchemasHaveTheLengthsTheScanLooksUp() {
     // StatementScan looks a name before '.' up only when it has one of these lengths.
     assertThat(Keywords.name(Keywords.SYS)).hasSize(3);
