@@ -456,6 +456,9 @@ final class Keywords {
   /** The functions (the words with a category), for calls: any other word called is an unknown function. */
   private static final WordTable FUNCTIONS;
 
+  /** The lengths of the names of the {@link #FN_PIN} functions. */
+  private static final boolean[] PIN_LENGTHS;
+
   /** Whether a code is one of {@link #SCAN}'s. */
   private static final boolean[] MATTERS = new boolean[NAMES.length];
 
@@ -604,6 +607,16 @@ final class Keywords {
       }
     }
     FUNCTIONS = new WordTable(functionNames, functionCodes);
+    int longestPin = 0;
+    for (int code = 0; code < NAMES.length; code++) {
+      longestPin = CATEGORY[code] == FN_PIN ? Math.max(longestPin, NAMES[code].length()) : longestPin;
+    }
+    PIN_LENGTHS = new boolean[longestPin + 1];
+    for (int code = 0; code < NAMES.length; code++) {
+      if (CATEGORY[code] == FN_PIN) {
+        PIN_LENGTHS[NAMES[code].length()] = true;
+      }
+    }
   }
 
   private Keywords() {}
@@ -645,6 +658,11 @@ final class Keywords {
   /** Whether {@link #scanCode} finds the word of {@code code} ({@link #NONE}: false). */
   static boolean matters(int code) {
     return code >= 0 && MATTERS[code];
+  }
+
+  /** Whether a word of {@code length} chars may be a function of category {@link #FN_PIN}. */
+  static boolean mayPin(int length) {
+    return length < PIN_LENGTHS.length && PIN_LENGTHS[length];
   }
 
   /** The function category of a code ({@link #FN_NONE} for {@link #NONE}). */

@@ -259,8 +259,8 @@ public final class SqlClassifier {
         break;
       default:
         // INSERT, UPDATE, DELETE, REPLACE, CALL, DO, HANDLER, LOAD, XA, UNLOCK, GRANT, … and words
-        // the classifier does not know.
-        f = StatementScan.scan(s, st, false, e1, k1);
+        // the classifier does not know: writes, unless they pin the session.
+        f = StatementScan.scanWrite(s, st, e1, k1);
         kind = pinOr(f, StatementKind.WRITE);
         break;
     }

@@ -116,6 +116,22 @@ final class StatementScan {
    * @param firstCode that word's {@link Keywords#lookup} code
    */
   static long scan(String s, long start, boolean compoundAllowed, int firstEnd, int firstCode) {
+    return scan(s, start, compoundAllowed, firstEnd, firstCode, true);
+  }
+
+  /**
+   * {@link #scan(String, long, boolean, int, int)} of a statement that is a write whatever it
+   * contains (an {@code INSERT}, {@code UPDATE}, {@code DELETE}, …), without a compound body: only
+   * {@link #F_PIN_FN} (which makes it {@link StatementKind#SESSION_PIN}), {@link #F_UNBALANCED}, the
+   * lexer's flags and the statement's end are found; the words are not looked up, and a call only
+   * when its name has the length of a function of {@link Keywords#FN_PIN}.
+   */
+  static long scanWrite(String s, long start, int firstEnd, int firstCode) {
+    return scan(s, start, false, firstEnd, firstCode, false);
+  }
+
+  private static long scan(
+      String s, long start, boolean compoundAllowed, int firstEnd, int firstCode, boolean findings) {
     final int n = s.length();
     long c = start; // flags and findings; the position is i
     int i = pos(start);
@@ -189,7 +205,7 @@ final class StatementScan {
             c |= qualifier(k);
             rare = k == Keywords.INFORMATION_SCHEMA ? rare | R_INFO : rare & ~R_INFO;
           } else if (ch == '(') {
-            c |= called(pendingStart < 0 ? Keywords.NONE : Keywords.functionCode(s, pendingStart, pendingEnd));
+            c |= called(callCode(s, pendingStart, pendingEnd, findings));
           } else {
             c |= dml;
           }
@@ -293,7 +309,7 @@ final class StatementScan {
             k = Keywords.NONE;
             pendingStart = -1;
           } else {
-            k = Keywords.scanCode(s, i, e);
+            k = findings ? Keywords.scanCode(s, i, e) : Keywords.NONE;
             if (k != Keywords.NONE) {
               c |= word(k, prev1, prev2);
               if (k == Keywords.BEGIN && compoundAllowed) {
@@ -314,7 +330,7 @@ final class StatementScan {
         }
         case C_OPEN:
           if (hasPending) {
-            c |= called(pendingStart < 0 ? Keywords.NONE : Keywords.functionCode(s, pendingStart, pendingEnd));
+            c |= called(callCode(s, pendingStart, pendingEnd, findings));
             hasPending = false;
           }
           depth++;
@@ -394,6 +410,18 @@ final class StatementScan {
       default:
         return 0;
     }
+  }
+
+  /**
+   * The function code of the name {@code s[start, end)} before a {@code (} ({@code start} -1: no
+   * name); without {@code findings}, only a name of the length of a {@link Keywords#FN_PIN} function
+   * is looked up (any other is {@link Keywords#NONE}, an unknown call).
+   */
+  private static int callCode(String s, int start, int end, boolean findings) {
+    if (start < 0 || !(findings || Keywords.mayPin(end - start))) {
+      return Keywords.NONE;
+    }
+    return Keywords.functionCode(s, start, end);
   }
 
   /**

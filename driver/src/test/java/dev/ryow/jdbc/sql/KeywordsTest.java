@@ -71,6 +71,17 @@ class KeywordsTest {
   }
 
   @Test
+  void mayPinIsTrueForTheLengthOfEveryPinningFunction() {
+    for (int code = 0; code < Keywords.count(); code++) {
+      if (Keywords.category(code) == Keywords.FN_PIN) {
+        assertThat(Keywords.mayPin(Keywords.name(code).length())).as(Keywords.name(code)).isTrue();
+      }
+    }
+    assertThat(Keywords.mayPin(5)).as("no pinning function has 5 chars").isFalse();
+    assertThat(Keywords.mayPin(1000)).isFalse();
+  }
+
+  @Test
   void qualifyingSchemasHaveTheLengthsTheScanLooksUp() {
     // StatementScan looks a name before '.' up only when it has one of these lengths.
     assertThat(Keywords.name(Keywords.SYS)).hasSize(3);
