@@ -287,9 +287,10 @@ public final class JmhSuite {
       targets.add(new Target("Wrapper overhead per execute (executeQuery/executeUpdate, stub driver)", "≤ 150 ns (CPU)",
           String.format(Locale.ROOT, "largest %.0f ns added (%s)", worstExecute, worstExecuteName),
           worstExecute <= WRAPPER_NS));
-      targets.add(new Target("Wrapper allocation per query (stub driver)", "the result-set wrapper only (24 B)",
+      // RoutedResultSet: a 12-byte header and 4 compressed references, 32 bytes once aligned.
+      targets.add(new Target("Wrapper allocation per query (stub driver)", "the result-set wrapper only (32 B)",
           String.format(Locale.ROOT, "largest %s B/op added (%s)", bytesText(worstExtraBytes), worstExtraBytesName),
-          worstExtraBytes <= 24.5));
+          worstExtraBytes <= 32.5));
     }
 
     private void roundTrips(List<String> md) {
