@@ -42,9 +42,7 @@ public final class Summary {
     Files.write(out.resolve("SUMMARY.md"), file);
     System.out.println(String.join("\n", file));
     if (readme != null) {
-      Path base = readme.toAbsolutePath().getParent();
-      String prefix = base.relativize(out.toAbsolutePath()).toString().replace('\\', '/') + "/";
-      updateReadme(readme, summary(out, prefix));
+      updateReadme(readme, summary(out, prefixFor(readme, out)));
     }
     if (front != null) {
       updateReadme(front, headline(out, prefixFor(front, out)));
@@ -59,13 +57,7 @@ public final class Summary {
   /** The targets of the latest run and the chart behind a network delay, links prefixed by {@code prefix}. */
   static List<String> headline(Path out, String prefix) throws IOException {
     List<String> md = new ArrayList<>();
-    md.add(Target.header());
-    for (String file : List.of("jmh-targets.tsv", "workload-targets.tsv", NETWORK + "/workload-targets.tsv",
-        "protocol-targets.tsv")) {
-      for (Target t : Target.read(out.resolve(file))) {
-        md.add(t.row());
-      }
-    }
+    addTargets(md, out);
     if (Files.exists(out.resolve(NETWORK).resolve("workload.svg"))) {
       md.add("");
       md.add("![Write a row, read it back at once, behind 0.5 ms each way](" + prefix + NETWORK + "/workload.svg)");
@@ -91,13 +83,7 @@ public final class Summary {
     md.add("");
     md.add("### Targets");
     md.add("");
-    md.add(Target.header());
-    for (String file : List.of("jmh-targets.tsv", "workload-targets.tsv", NETWORK + "/workload-targets.tsv",
-        "protocol-targets.tsv")) {
-      for (Target t : Target.read(out.resolve(file))) {
-        md.add(t.row());
-      }
-    }
+    addTargets(md, out);
     md.add("");
     List<String> network = lines(out.resolve(NETWORK).resolve("workload.md"));
     if (!network.isEmpty()) {
@@ -138,6 +124,17 @@ public final class Summary {
     }
     md.add("Details: " + String.join(", ", details) + ".");
     return md;
+  }
+
+  /** The targets table of every part of the results folder. */
+  private static void addTargets(List<String> md, Path out) throws IOException {
+    md.add(Target.header());
+    for (String file : List.of("jmh-targets.tsv", "workload-targets.tsv", NETWORK + "/workload-targets.tsv",
+        "protocol-targets.tsv")) {
+      for (Target t : Target.read(out.resolve(file))) {
+        md.add(t.row());
+      }
+    }
   }
 
   /** The first Markdown table of a results file that starts with {@code | Condition}. */

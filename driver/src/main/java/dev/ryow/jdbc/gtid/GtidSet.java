@@ -102,6 +102,34 @@ public final class GtidSet {
     return single != null ? single : new Parser(text, maxIntervals).parse();
   }
 
+  /** What {@link #uuidBits} returns for text that is not a UUID's half. */
+  private static final long NOT_HEX = Long.MIN_VALUE;
+
+  /**
+   * The bits of the UUID text in {@code text[from, to)} ({@code 0, 18}: the first half, {@code 18, 36}:
+   * the second), skipping the dashes at positions 8, 13, 18 and 23; {@link #NOT_HEX} when a character
+   * is out of place. The shortcuts that call it then return null and their callers take the general
+   * path, so a half whose bits happen to be {@code NOT_HEX} only loses the shortcut.
+   */
+  private static long uuidBits(CharSequence text, int from, int to) {
+    long bits = 0;
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      if (i == 8 || i == 13 || i == 18 || i == 23) {
+        if (c != '-') {
+          return NOT_HEX;
+        }
+        continue;
+      }
+      int v = Parser.hexValue(c);
+      if (v < 0) {
+        return NOT_HEX;
+      }
+      bits = bits << 4 | v;
+    }
+    return bits;
+  }
+
   /**
    * The set of {@code text} when it is exactly {@code uuid:n} or {@code uuid:n-m} (what the primary
    * reports in each OK packet, and a quiet server's {@code gtid_executed}), without the general
@@ -113,25 +141,10 @@ public final class GtidSet {
     if (len < 38 || text.charAt(36) != ':') {
       return null;
     }
-    long hi = 0;
-    long lo = 0;
-    for (int i = 0; i < 36; i++) {
-      char c = text.charAt(i);
-      if (i == 8 || i == 13 || i == 18 || i == 23) {
-        if (c != '-') {
-          return null;
-        }
-        continue;
-      }
-      int v = Parser.hexValue(c);
-      if (v < 0) {
-        return null;
-      }
-      if (i < 18) {
-        hi = hi << 4 | v;
-      } else {
-        lo = lo << 4 | v;
-      }
+    long hi = uuidBits(text, 0, 18);
+    long lo = uuidBits(text, 18, 36);
+    if (hi == NOT_HEX || lo == NOT_HEX) {
+      return null;
     }
     int pos = 37;
     long start = 0;
@@ -190,25 +203,10 @@ public final class GtidSet {
     if (len < 38 || len > 56 || text.charAt(36) != ':' || text.charAt(37) == '0') {
       return null;
     }
-    long hi = 0;
-    long lo = 0;
-    for (int i = 0; i < 36; i++) {
-      char c = text.charAt(i);
-      if (i == 8 || i == 13 || i == 18 || i == 23) {
-        if (c != '-') {
-          return null;
-        }
-        continue;
-      }
-      int v = Parser.hexValue(c);
-      if (v < 0) {
-        return null;
-      }
-      if (i < 18) {
-        hi = hi << 4 | v;
-      } else {
-        lo = lo << 4 | v;
-      }
+    long hi = uuidBits(text, 0, 18);
+    long lo = uuidBits(text, 18, 36);
+    if (hi == NOT_HEX || lo == NOT_HEX) {
+      return null;
     }
     if (hi != s.hi || lo != s.lo) {
       return null;

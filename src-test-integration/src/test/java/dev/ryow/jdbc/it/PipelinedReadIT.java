@@ -83,6 +83,13 @@ class PipelinedReadIT {
     return texts;
   }
 
+  /** Runs {@code write} ({@code INSERT ... (id, v) VALUES (?, ?)}) for one row. */
+  private static void insert(PreparedStatement write, int id, int v) throws SQLException {
+    write.setInt(1, id);
+    write.setInt(2, v);
+    write.executeUpdate();
+  }
+
   @Test
   void aReadAfterTheReadersWriteWaitsInTheQuerysOwnPacket() throws SQLException {
     try (Connection c = Topology.ryow();
@@ -90,9 +97,7 @@ class PipelinedReadIT {
         PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-own */ WHERE id = ?")) {
       int onReplica = 0;
       for (int i = 1; i <= 50; i++) {
-        write.setInt(1, i);
-        write.setInt(2, i * 10);
-        write.executeUpdate();
+        insert(write, i, i * 10);
         read.setInt(1, i);
         try (ResultSet rs = read.executeQuery()) {
           assertThat(rs.next()).as("row %d", i).isTrue();
@@ -117,9 +122,7 @@ class PipelinedReadIT {
         PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-blocked */ WHERE id = ?");
         LagBlock blocked = LagBlock.holdAll(REPLICA_PORTS)) {
       for (int i = 1; i <= 5; i++) {
-        write.setInt(1, i);
-        write.setInt(2, i);
-        write.executeUpdate();
+        insert(write, i, i);
         read.setInt(1, i);
         try (ResultSet rs = read.executeQuery()) {
           assertThat(rs.next()).isTrue();
@@ -148,9 +151,7 @@ class PipelinedReadIT {
         PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-tx */ WHERE id = ?")) {
       int onReplica = 0;
       for (int i = 1; i <= 30; i++) {
-        write.setInt(1, i);
-        write.setInt(2, i * 10);
-        write.executeUpdate();
+        insert(write, i, i * 10);
         c.setReadOnly(true);
         c.setAutoCommit(false);
         read.setInt(1, i);
@@ -195,9 +196,7 @@ class PipelinedReadIT {
         PreparedStatement other = c.prepareStatement("SELECT COUNT(*), @@port FROM " + TABLE + " /* pipe-tx-blocked */");
         LagBlock blocked = LagBlock.holdAll(REPLICA_PORTS)) {
       for (int i = 1; i <= 3; i++) {
-        write.setInt(1, i);
-        write.setInt(2, i);
-        write.executeUpdate();
+        insert(write, i, i);
         c.setReadOnly(true);
         c.setAutoCommit(false);
         read.setInt(1, i);
@@ -232,9 +231,7 @@ class PipelinedReadIT {
         PreparedStatement bad = c.prepareStatement("SELECT no_such_column FROM " + TABLE + " WHERE id = ?");
         PreparedStatement read = c.prepareStatement("SELECT v FROM " + TABLE + " WHERE id = ?")) {
       for (int i = 1; i <= 10; i++) {
-        write.setInt(1, i);
-        write.setInt(2, i * 3);
-        write.executeUpdate();
+        insert(write, i, i * 3);
         c.setReadOnly(true);
         c.setAutoCommit(false);
         bad.setInt(1, i);
