@@ -2,7 +2,6 @@ package dev.ryow.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -67,10 +66,17 @@ final class Approaches {
             Topology::ryowUrl),
         single("ryow-query", "`jdbc:ryow:` with `ryow.gtidCapture=query` (`SELECT @@global.gtid_executed` "
             + "before the next replica read), otherwise defaults", t -> t.ryowUrl("ryow.gtidCapture=query")),
-        new Pooled(),
-        single("primary-only", "plain Connector/J, every statement on the primary", t -> t.mysqlUrl(t.primary())),
+        new Pooled("ryow-pooled", "`jdbc:ryow:` with the driver's defaults", Topology::ryowUrl),
+        single("primary-only", "plain Connector/J, every statement on the primary", Approaches::primaryUrl),
+        new Pooled("primary-only-pooled", "plain Connector/J with primary-only's URL and settings (every statement on the primary)",
+            Approaches::primaryUrl),
         new CjReplication(),
         new HandWritten());
+  }
+
+  /** Plain Connector/J to the primary: primary-only's URL, also behind the pool. */
+  static String primaryUrl(Topology t) {
+    return t.mysqlUrl(t.primary());
   }
 
   /** One connection (or a pair) per thread, opened by {@code opener}. */
@@ -164,22 +170,36 @@ final class Approaches {
   }
 
   /**
-   * A web application's flow: {@code jdbc:ryow:} with its defaults behind a HikariCP pool smaller than the
-   * number of threads; each iteration borrows one connection for the write and returns it, then borrows
-   * one for the read-back (a POST and its redirect GET). With waiting threads, HikariCP hands a returned
-   * connection to a waiter first, so the read-back often runs on another connection than its write.
+   * A web application's flow: a HikariCP pool smaller than the number of threads in front of {@code url};
+   * each iteration borrows one connection for the write and returns it, then borrows one for the read-back
+   * (a POST and its redirect GET). With waiting threads, HikariCP hands a returned connection to a waiter
+   * first, so the read-back often runs on another connection than its write. Both the write's and the read's
+   * latency include the wait for a free pooled connection: compare a pooled approach with the other pooled
+   * one ({@code ryow-pooled} with {@code primary-only-pooled}), not with one connection per thread.
    */
   static final class Pooled implements Approach {
+    private final String name;
+    private final String driver;
+    private final UrlOf url;
+
+    /** {@code driver} says what the pool holds, e.g. "plain Connector/J"; {@code url} where it connects. */
+    Pooled(String name, String driver, UrlOf url) {
+      this.name = name;
+      this.driver = driver;
+      this.url = url;
+    }
+
     @Override
     public String name() {
-      return "ryow-pooled";
+      return name;
     }
 
     @Override
     public String description() {
-      return "`jdbc:ryow:` with the driver's defaults behind a HikariCP pool of half as many connections as threads; "
-          + "each iteration borrows a connection for the write, returns it, and borrows one for the read-back "
-          + "(a POST and its redirect GET), which is often another connection";
+      return driver + " behind a HikariCP pool of half as many connections as threads; each iteration borrows a "
+          + "connection for the write, returns it, and borrows one for the read-back (a POST and its redirect GET), "
+          + "which is often another connection; the write and read latencies include the wait for a free pooled "
+          + "connection";
     }
 
     static int poolSize(int threads) {
@@ -189,7 +209,7 @@ final class Approaches {
     @Override
     public Workers open(Topology topology, int threads, String table) throws SQLException {
       HikariConfig config = new HikariConfig();
-      config.setJdbcUrl(topology.ryowUrl());
+      config.setJdbcUrl(url.url(topology));
       config.setMaximumPoolSize(poolSize(threads));
       config.setMinimumIdle(poolSize(threads));
       config.setPoolName("workload-" + table);
@@ -203,14 +223,15 @@ final class Approaches {
       LongAdder readBacks = new LongAdder();
       LongAdder onAnother = new LongAdder();
       Worker worker = new Worker() {
-        // Which logical connection wrote, per thread: compared with the one that reads back.
-        private final ThreadLocal<Object> writer = new ThreadLocal<>();
+        // Which pooled connection wrote, per thread: compared with the one that reads back. HikariCP's
+        // wrapper unwraps to the connection it pools (ryow's logical connection, or Connector/J's).
+        private final ThreadLocal<Connection> writer = new ThreadLocal<>();
 
         @Override
         public void write(long id, int v) throws SQLException {
           try (Connection c = pool.getConnection()) {
             insert(c, table, id, v);
-            writer.set(c.unwrap(RyowConnection.class));
+            writer.set(c.unwrap(Connection.class));
           }
         }
 
@@ -218,7 +239,7 @@ final class Approaches {
         public int read(long id) throws SQLException {
           try (Connection c = pool.getConnection()) {
             readBacks.increment();
-            if (c.unwrap(RyowConnection.class) != writer.get()) {
+            if (c.unwrap(Connection.class) != writer.get()) {
               onAnother.increment();
             }
             return select(c, table, id);
@@ -234,7 +255,7 @@ final class Approaches {
         @Override
         public String note() {
           return String.format(Locale.ROOT, "%s: pool of %d for %d threads; %d of %d read-backs on another connection "
-              + "than their write", name(), poolSize(threads), threads, onAnother.sum(), readBacks.sum());
+              + "than their write", name, poolSize(threads), threads, onAnother.sum(), readBacks.sum());
         }
 
         @Override

@@ -9,7 +9,9 @@ import java.util.function.ToDoubleFunction;
 
 /** A hand-written SVG of the workload: one panel per figure, bars per approach, grouped by condition. */
 final class Chart {
-  private static final String[] COLORS = {"#1b7837", "#7fbf7b", "#4575b4", "#d73027", "#f4a582", "#8073ac"};
+  /** One per approach, in {@link Approaches#all()}'s order. */
+  private static final String[] COLORS = {"#1b7837", "#7fbf7b", "#4575b4", "#d73027", "#8c510a", "#f4a582",
+      "#8073ac"};
   private static final int PANEL_W = 410;
   private static final int PANEL_H = 250;
   private static final int LEFT = 52;

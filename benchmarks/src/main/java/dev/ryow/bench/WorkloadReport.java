@@ -128,6 +128,10 @@ final class WorkloadReport {
     }
     md.add("- Latencies are measured by the client around `write` (everything the approach does to write, e.g. "
         + "`setReadOnly(false)` or the GTID capture) and `read` (everything it does to read, e.g. the wait).");
+    md.add("- The pooled approaches (`" + POOLED + "`, `" + POOLED_REFERENCE + "`) borrow from a HikariCP pool "
+        + "smaller than the number of threads, once for the write and once for the read-back: their write and read "
+        + "latencies include the wait for a free pooled connection, so each is compared with the other (the same "
+        + "pool, the same borrows), not with the approaches that keep one connection per thread.");
     md.add("- Cells run one after the other on a shared machine: compare approaches within one run, not "
         + "absolute figures across machines.");
     md.add("");
@@ -152,7 +156,7 @@ final class WorkloadReport {
         + "wait timeout 100 ms (ryow default, and the hand-written code's 0.1 s); ryow approaches with the "
         + "driver's defaults",
         settings.threads(), settings.seconds(), settings.warmup(), settings.pauseMs(), settings.periodMs(),
-        settings.pauseMs(), settings.periodMs()));
+        settings.pauseMs(), settings.periodMs()) + pooledNote());
     if (settings.forwarded()) {
       double[] added = settings.addedRoundTripMs();
       l.add(String.format(Locale.ROOT, "- Network: a forwarder in front of each server (`LatencyForwarder`) adds %.2f ms "
@@ -165,6 +169,18 @@ final class WorkloadReport {
     l.add("- Run started " + settings.started() + ", took " + settings.elapsedSeconds() + " s; load average "
         + settings.loadAtStart() + " at start, " + settings.loadAtEnd() + " at end");
     return l;
+  }
+
+  /** What the Settings line says about the pooled approaches, if any ran. */
+  private String pooledNote() {
+    List<String> pooled = approaches.stream().map(Approach::name).filter(n -> n.endsWith("-pooled")).toList();
+    if (pooled.isEmpty()) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "; %s: a HikariCP pool of %d connections for the %d threads, a borrow for the "
+        + "write and another for the read-back, so their latencies include the wait for a free pooled connection "
+        + "(compare them with each other, not with one connection per thread)", String.join(" and ", pooled),
+        Approaches.Pooled.poolSize(settings.threads()), settings.threads());
   }
 
   List<String> table() {
@@ -211,13 +227,13 @@ final class WorkloadReport {
     return null;
   }
 
-  /** Per run: {@code approach}'s read p50 over primary-only's in the same run and condition; sorted. */
-  double[] ratiosToPrimaryOnly(String approach, Condition condition) {
+  /** Per run: {@code approach}'s read p50 over {@code reference}'s in the same run and condition; sorted. */
+  double[] ratios(String approach, String reference, Condition condition) {
     List<Double> r = new ArrayList<>();
     for (Cell c : runs) {
       if (c.approach().equals(approach) && c.condition() == condition) {
         for (Cell p : runs) {
-          if (p.approach().equals("primary-only") && p.condition() == condition && p.run() == c.run()) {
+          if (p.approach().equals(reference) && p.condition() == condition && p.run() == c.run()) {
             r.add(c.readP50() / p.readP50());
           }
         }
@@ -226,14 +242,22 @@ final class WorkloadReport {
     return r.stream().mapToDouble(Double::doubleValue).sorted().toArray();
   }
 
+  private static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
   private static String ratioText(double[] sorted) {
     if (sorted.length == 1) {
       return String.format(Locale.ROOT, "%.2f×", sorted[0]);
     }
     int n = sorted.length;
-    double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f over %d runs)", median, sorted[0], sorted[n - 1], n);
+    return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f over %d runs)", median(sorted), sorted[0], sorted[n - 1], n);
   }
+
+  /** The pooled approaches, each compared with the other: their latencies include the wait for a pooled connection. */
+  static final String POOLED = "ryow-pooled";
+  static final String POOLED_REFERENCE = "primary-only-pooled";
 
   private void networkTargets(List<Target> t) {
     if (!settings.forwarded()) {
@@ -243,28 +267,40 @@ final class WorkloadReport {
       if (condition != Condition.NONE) {
         continue;
       }
-      double[] ryow = ratiosToPrimaryOnly("ryow", condition);
-      if (ryow.length == 0) {
-        continue;
-      }
-      int n = ryow.length;
-      double median = n % 2 == 1 ? ryow[n / 2] : (ryow[n / 2 - 1] + ryow[n / 2]) / 2;
-      List<String> others = new ArrayList<>();
-      for (String a : List.of("ryow-pooled", "hand-written", "cj-replication")) {
-        double[] r = ratiosToPrimaryOnly(a, condition);
-        if (r.length > 0) {
-          others.add(a + " " + ratioText(r));
+      double[] ryow = ratios("ryow", "primary-only", condition);
+      if (ryow.length > 0) {
+        List<String> others = new ArrayList<>();
+        for (String a : List.of("hand-written", "cj-replication")) {
+          double[] r = ratios(a, "primary-only", condition);
+          if (r.length > 0) {
+            others.add(a + " " + ratioText(r));
+          }
         }
+        t.add(new Target(String.format(Locale.ROOT, "Read right after own write, %.1f ms each way: read p50 / "
+                + "primary-only's (one connection per thread)", settings.delayMs()), "ryow ≤ 1.3×",
+            "ryow " + ratioText(ryow) + (others.isEmpty() ? "" : "; " + String.join(", ", others)),
+            median(ryow) <= 1.3));
       }
-      t.add(new Target(String.format(Locale.ROOT, "Read right after own write, %.1f ms each way: read p50 / "
-              + "primary-only's", settings.delayMs()), "ryow ≤ 1.3×",
-          "ryow " + ratioText(ryow) + (others.isEmpty() ? "" : "; " + String.join(", ", others)), median <= 1.3));
-      Cell r = find("ryow", condition);
-      Cell p = find("primary-only", condition);
-      if (r != null && p != null && counted) {
-        t.add(new Target("Round trips per iteration (forwarders), ryow vs primary-only", "report",
-            String.format(Locale.ROOT, "%.2f vs %.2f", r.roundTripsPerIteration(), p.roundTripsPerIteration()),
-            true));
+      double[] pooled = ratios(POOLED, POOLED_REFERENCE, condition);
+      if (pooled.length > 0) {
+        t.add(new Target(String.format(Locale.ROOT, "Read right after own write, %.1f ms each way, pooled: read p50 / "
+                + "primary-only-pooled's (both include the wait for a pooled connection)", settings.delayMs()),
+            "ryow-pooled ≤ 1.3×", "ryow-pooled " + ratioText(pooled), median(pooled) <= 1.3));
+      }
+      if (counted) {
+        List<String> pairs = new ArrayList<>();
+        for (String[] pair : List.of(new String[] {"ryow", "primary-only"}, new String[] {POOLED, POOLED_REFERENCE})) {
+          Cell a = find(pair[0], condition);
+          Cell b = find(pair[1], condition);
+          if (a != null && b != null) {
+            pairs.add(String.format(Locale.ROOT, "%s %.2f vs %s %.2f", pair[0], a.roundTripsPerIteration(), pair[1],
+                b.roundTripsPerIteration()));
+          }
+        }
+        if (!pairs.isEmpty()) {
+          t.add(new Target("Round trips per iteration (forwarders), each against its reference", "report",
+              String.join("; ", pairs), true));
+        }
       }
     }
   }

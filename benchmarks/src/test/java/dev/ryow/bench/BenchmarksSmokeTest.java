@@ -116,7 +116,7 @@ class BenchmarksSmokeTest {
     String svg = Files.readString(dir.resolve("workload.svg"));
     DocumentBuilderFactory.newInstance().newDocumentBuilder()
         .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
-    assertThat(svg).contains("Stale reads", "cj-replication", "ryow-pooled", "blocked", "storm");
+    assertThat(svg).contains("Stale reads", "cj-replication", "ryow-pooled", "primary-only-pooled", "blocked", "storm");
 
     List<Target> targets = Target.read(dir.resolve("workload-targets.tsv"));
     assertThat(targets).extracting(Target::name).contains("No lag: reads served by replicas (ryow)",
@@ -226,7 +226,12 @@ class BenchmarksSmokeTest {
     List<Cell> cells = new ArrayList<>();
     for (int run = 1; run <= 3; run++) {
       for (Approaches.Approach a : approaches) {
-        double p50 = a.name().equals("primary-only") ? 1.0 : a.name().equals("ryow") ? 1.1 + 0.1 * run : 2.0;
+        double p50 = switch (a.name()) {
+          case "primary-only" -> 1.0;
+          case "ryow" -> 1.1 + 0.1 * run;
+          case "primary-only-pooled" -> 1.6;
+          default -> 2.0;
+        };
         cells.add(new Cell(a.name(), Condition.NONE, 1000, 10, 0, 0, p50, 3 * p50, 1.0, 3, 0, 1000, 3000,
             a.name().equals("primary-only") ? 2000 : 3000, run));
       }
@@ -236,13 +241,26 @@ class BenchmarksSmokeTest {
         new double[] {1.05, 1.4});
     new WorkloadReport(settings, approaches, List.of(Condition.NONE), cells).write(dir);
     List<Target> targets = Target.read(dir.resolve("workload-targets.tsv"));
-    assertThat(targets).filteredOn(t -> t.name().startsWith("Read right after own write, 0.5 ms each way"))
+    assertThat(targets).filteredOn(t -> t.name().startsWith("Read right after own write, 0.5 ms each way:"))
         .singleElement().satisfies(t -> {
-          assertThat(t.figure()).startsWith("ryow 1.30× (1.20–1.40 over 3 runs)").contains("hand-written 2.00×");
+          assertThat(t.figure()).startsWith("ryow 1.30× (1.20–1.40 over 3 runs)").contains("hand-written 2.00×")
+              .doesNotContain("pooled");
           assertThat(t.met()).isTrue();
         });
+    // The pooled approach against its own reference (the same pool and borrows), not against primary-only.
+    assertThat(targets).filteredOn(t -> t.name().startsWith("Read right after own write, 0.5 ms each way, pooled"))
+        .singleElement().satisfies(t -> {
+          assertThat(t.name()).contains("primary-only-pooled's", "wait for a pooled connection");
+          assertThat(t.figure()).isEqualTo("ryow-pooled 1.25× (1.25–1.25 over 3 runs)");
+          assertThat(t.met()).isTrue();
+        });
+    assertThat(targets).filteredOn(t -> t.name().startsWith("Round trips per iteration")).singleElement()
+        .extracting(Target::figure).isEqualTo("ryow 3.00 vs primary-only 2.00; ryow-pooled 3.00 vs primary-only-pooled 3.00");
     String md = Files.readString(dir.resolve("workload.md"));
-    assertThat(md).contains("Round trips / iteration", "| none | ryow | 100 |", "1.20–1.40", "adds 0.50 ms each way");
+    assertThat(md).contains("Round trips / iteration", "| none | ryow | 100 |", "| none | primary-only-pooled | 100 |",
+        "1.20–1.40", "adds 0.50 ms each way",
+        "ryow-pooled and primary-only-pooled: a HikariCP pool of 2 connections for the 4 threads",
+        "include the wait for a free pooled connection");
     assertThat(Files.readAllLines(dir.resolve("workload.csv"))).hasSize(1 + 3 * approaches.size());
     assertThat(Files.readString(dir.resolve("workload.svg"))).contains("Round trips per iteration");
   }
