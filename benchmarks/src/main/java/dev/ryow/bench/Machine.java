@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** What a result was measured on: machine and Java, as Markdown list items. */
+/**
+ * What a result was measured on: machine and Java, as Markdown list items. The load average is not
+ * among them: each report records its own at the start and at the end of its run ({@link #loadAverage}).
+ */
 final class Machine {
   private Machine() {}
 
@@ -15,7 +18,7 @@ final class Machine {
     List<String> lines = new ArrayList<>();
     lines.add("- Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs (nproc), "
         + memory() + " RAM, " + cpuModel() + "; " + System.getProperty("os.name") + " "
-        + System.getProperty("os.version") + "; load average at start " + loadAverage());
+        + System.getProperty("os.version"));
     lines.add("- Java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
     return lines;
   }
