@@ -189,7 +189,7 @@ public final class GtidSet {
    * Builds the result without parsing {@code text} into a set of its own. Null otherwise (the caller
    * parses {@code text} and takes the {@link #union}, whose value this equals).
    */
-  public @Nullable GtidSet plusNext(CharSequence text) {
+  public @Nullable GtidSet plusNext(String text) {
     if (sources.length != 1) {
       return null;
     }
@@ -203,12 +203,8 @@ public final class GtidSet {
     if (len < 38 || len > 56 || text.charAt(36) != ':' || text.charAt(37) == '0') {
       return null;
     }
-    long hi = uuidBits(text, 0, 18);
-    long lo = uuidBits(text, 18, 36);
-    if (hi == NOT_HEX || lo == NOT_HEX) {
-      return null;
-    }
-    if (hi != s.hi || lo != s.lo) {
+    // The primary reports its own UUID, in lower case, on every write: compare the text, not its bits.
+    if (!text.startsWith(s.uuidText())) {
       return null;
     }
     long n = 0;
@@ -222,7 +218,7 @@ public final class GtidSet {
     if (n != next) {
       return null;
     }
-    return new GtidSet(new Source[] {new Source(s.hi, s.lo, "", new long[] {r[0], next})});
+    return new GtidSet(new Source[] {s.withRanges(new long[] {r[0], next})});
   }
 
   /**
@@ -532,7 +528,7 @@ public final class GtidSet {
     int c = Long.compareUnsigned(a.hi, b.hi);
     if (c == 0) {
       c = Long.compareUnsigned(a.lo, b.lo);
-      if (c == 0) {
+      if (c == 0 && a.tag != b.tag) {
         c = a.tag.compareTo(b.tag);
       }
     }
@@ -630,11 +626,33 @@ public final class GtidSet {
     /** Inclusive {@code [start, end]} pairs, sorted, non-overlapping, non-adjacent, non-empty. */
     final long[] ranges;
 
+    /** The UUID in canonical text, made on first use ({@link #uuidText}); racy but idempotent, like {@code String.hash}. */
+    private @Nullable String uuidText;
+
     Source(long hi, long lo, String tag, long[] ranges) {
       this.hi = hi;
       this.lo = lo;
       this.tag = tag;
       this.ranges = ranges;
+    }
+
+    /** The UUID as MySQL writes it (lower case, with dashes). */
+    String uuidText() {
+      String text = uuidText;
+      if (text == null) {
+        StringBuilder sb = new StringBuilder(36);
+        appendUuid(sb, hi, lo);
+        text = sb.toString();
+        uuidText = text;
+      }
+      return text;
+    }
+
+    /** The same source with other ranges; keeps the UUID text already made. */
+    Source withRanges(long[] newRanges) {
+      Source s = new Source(hi, lo, tag, newRanges);
+      s.uuidText = uuidText;
+      return s;
     }
 
     Source union(Source other) {

@@ -223,13 +223,17 @@ public final class Cluster {
    * {@link #wrote} for the one GTID a write's OK packet reported as {@code text}, without parsing it into
    * a set of its own, when it directly follows what the primary is known to have executed (one interval
    * of one source: the primary's consecutive writes). Then the known set plus that GTID is also what the
-   * writer's watermarks add (the GTID with the gaps below it filled). Null when it does not follow:
-   * nothing was recorded, the caller parses {@code text} and calls {@link #wrote}.
+   * writer's watermarks add (the GTID with the gaps below it filled): it joins the JVM's writes and
+   * {@code writer}, each by one compare-and-set while they still hold the known set. Null when it does
+   * not follow: nothing was recorded, the caller parses {@code text} and calls {@link #wrote}.
    */
-  public @Nullable GtidSet wroteNext(CharSequence text) {
-    GtidSet covering = primaryExecuted.advanceByNext(text);
+  public @Nullable GtidSet wroteNext(String text, Watermark writer) {
+    GtidSet known = primaryExecuted.current();
+    GtidSet covering = known.plusNext(text);
     if (covering != null) {
-      jvmWrites.advance(covering);
+      primaryExecuted.advanceFrom(known, covering);
+      jvmWrites.advanceFrom(known, covering);
+      writer.advanceFrom(known, covering);
     }
     return covering;
   }

@@ -3,7 +3,6 @@ package dev.ryow.jdbc.route;
 import dev.ryow.jdbc.gtid.GtidSet;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The GTIDs a consistency scope has written or been told about; reads in the scope must see them.
@@ -31,20 +30,13 @@ public final class Watermark {
   }
 
   /**
-   * Adds the GTID {@code text} names when it directly follows the set ({@link GtidSet#plusNext}) and
-   * returns the new set; null (nothing changed) when it does not: the caller parses it and {@link #advance}s.
+   * Adds {@code more}, which contains {@code base}: one compare-and-set while the set is still
+   * {@code base} (a writer's consecutive writes: {@link Cluster#wroteNext}), else {@link #advance}.
    */
-  public @Nullable GtidSet advanceByNext(CharSequence text) {
-    GtidSet prev;
-    GtidSet next;
-    do {
-      prev = current();
-      next = prev.plusNext(text);
-      if (next == null) {
-        return null;
-      }
-    } while (!gtids.compareAndSet(prev, next));
-    return next;
+  public void advanceFrom(GtidSet base, GtidSet more) {
+    if (!gtids.compareAndSet(base, more)) {
+      advance(more);
+    }
   }
 
   /**

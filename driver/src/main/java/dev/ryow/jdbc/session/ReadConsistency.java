@@ -396,19 +396,24 @@ final class ReadConsistency {
    * @throws dev.ryow.jdbc.gtid.MalformedGtidSetException when {@code reported} is not a GTID set
    */
   void wrote(String reported) {
-    GtidSet covering = cluster.wroteNext(reported);
-    if (covering == null) {
-      GtidSet gtids = GtidSet.parse(reported);
-      if (gtids.isEmpty()) {
-        return;
-      }
-      covering = cluster.wrote(gtids);
+    GtidSet covering = cluster.wroteNext(reported, watermark);
+    if (covering != null) {
+      grew(covering);
+      return;
     }
-    advanced(covering);
+    GtidSet gtids = GtidSet.parse(reported);
+    if (!gtids.isEmpty()) {
+      advanced(cluster.wrote(gtids));
+    }
   }
 
   private void advanced(GtidSet covering) {
     watermark.advance(covering);
+    grew(covering);
+  }
+
+  /** The watermark grew by {@code covering}: it joins the scope bound to the thread, if any. */
+  private void grew(GtidSet covering) {
     watermarkGrewNanos = System.nanoTime();
     ConsistencyScope scope = ConsistencyScope.current();
     if (scope != null) {

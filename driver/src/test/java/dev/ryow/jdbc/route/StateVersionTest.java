@@ -73,14 +73,24 @@ class StateVersionTest {
   void aWriteThatFollowsWhatThePrimaryExecutedExtendsItAndIsWhatTheWatermarksAdd() {
     GtidSet known = f.cluster.knownOnPrimary();
     assertThat(known).isEqualTo(gtids("1-100"));
-    GtidSet covering = f.cluster.wroteNext(MonotonicFixture.P + ":101");
+    Watermark writer = new Watermark();
+    GtidSet covering = f.cluster.wroteNext(MonotonicFixture.P + ":101", writer);
     assertThat(covering).isEqualTo(gtids("1-101"));
     assertThat(f.cluster.knownOnPrimary()).isSameAs(covering);
     assertThat(f.cluster.jvmWrites()).isSameAs(covering);
+    assertThat(writer.current()).isSameAs(covering);
+    // The next write: each set still holds the one before, so each takes the new one as it is.
+    GtidSet next = f.cluster.wroteNext(MonotonicFixture.P + ":102", writer);
+    assertThat(next).isEqualTo(gtids("1-102"));
+    assertThat(f.cluster.knownOnPrimary()).isSameAs(next);
+    assertThat(f.cluster.jvmWrites()).isSameAs(next);
+    assertThat(writer.current()).isSameAs(next);
+    covering = next;
     // The same as the general path gives for the parsed GTID.
-    assertThat(f.cluster.wroteNext(MonotonicFixture.P + ":103")).as("a gap: parsed instead").isNull();
+    assertThat(f.cluster.wroteNext(MonotonicFixture.P + ":104", writer)).as("a gap: parsed instead").isNull();
     assertThat(f.cluster.knownOnPrimary()).as("nothing recorded").isSameAs(covering);
-    assertThat(f.cluster.wrote(gtids("102"))).isEqualTo(gtids("1-102"));
+    assertThat(writer.current()).as("nothing recorded").isSameAs(covering);
+    assertThat(f.cluster.wrote(gtids("103"))).isEqualTo(gtids("1-103"));
   }
 
   private long moved(long before, String why) {
