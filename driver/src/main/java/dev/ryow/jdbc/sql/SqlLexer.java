@@ -1,5 +1,7 @@
 package dev.ryow.jdbc.sql;
 
+import java.util.Arrays;
+
 /**
  * The MySQL lexical rules the classifier needs, as static methods over a {@code String} and a
  * packed {@code long} cursor, so that scanning allocates nothing.
@@ -131,46 +133,75 @@ final class SqlLexer {
     return j;
   }
 
-  /** Index of the {@code *} of the first {@code *}{@code /} at or after {@code from}, or -1. */
+  /**
+   * Index of the {@code *} of the first {@code *}{@code /} at or after {@code from}, or -1. {@code
+   * String.indexOf} is a JIT intrinsic that compares many chars per instruction: a comment's body
+   * costs a fraction of a char-by-char loop.
+   */
   private static int blockEnd(String s, int from) {
-    final int last = s.length() - 1;
-    for (int j = from; j < last; j++) {
-      if (s.charAt(j) == '*' && s.charAt(j + 1) == '/') {
-        return j;
-      }
-    }
-    return -1;
+    return s.indexOf("*/", from);
   }
 
-  /** Index of the {@code \n} ending a line comment, or the length. */
+  /** Index of the {@code \n} ending a line comment, or the length (an intrinsic search, as {@link #blockEnd}). */
   private static int lineEnd(String s, int from) {
-    final int n = s.length();
-    int j = from;
-    while (j < n && s.charAt(j) != '\n') {
-      j++;
-    }
-    return j;
+    int j = s.indexOf('\n', from);
+    return j < 0 ? s.length() : j;
   }
 
-  /** The hint flags for the words {@code ryow:primary} and {@code ryow:replica} in a comment body. */
+  /**
+   * For the search of {@code ryow:} in {@link #hints}: how far the 5-char window may move when its
+   * last char is the index (Horspool): to put that char under its last place in {@code ryow} (r 4,
+   * y 3, o 2, w 1, either case), or past it (5) when the word has no such char. Chars from U+0080
+   * on move it by 5.
+   */
+  private static final byte[] HINT_SHIFT = new byte[128];
+
+  static {
+    Arrays.fill(HINT_SHIFT, (byte) 5);
+    String word = "ryow";
+    for (int k = 0; k < word.length(); k++) {
+      byte shift = (byte) (word.length() - k);
+      HINT_SHIFT[word.charAt(k)] = shift;
+      HINT_SHIFT[Character.toUpperCase(word.charAt(k))] = shift;
+    }
+  }
+
+  /**
+   * The hint flags for the words {@code ryow:primary} and {@code ryow:replica} in a comment body
+   * {@code s[from, to)}: {@code ryow:} (any ASCII case, not preceded by a word char) then the word
+   * {@code primary} or {@code replica} (not followed by a word char).
+   *
+   * <p>A Horspool search: it reads the last char of a 5-char window and moves the window by up to 5,
+   * so that it reads about one char in five of a comment without hints.
+   */
   static long hints(String s, int from, int to) {
     long h = 0;
-    for (int j = from; j + 5 <= to; j++) {
+    int j = from + 4; // the last char of the window s[j - 4, j]
+    while (j < to) {
       char ch = s.charAt(j);
-      if ((ch == 'r' || ch == 'R') && (j == from || !isWordChar(s.charAt(j - 1))) && asciiEqualsIgnoreCase(s, j, j + 5, "RYOW:")) {
-        int w = j + 5;
-        int e = w;
-        while (e < to && isWordChar(s.charAt(e))) {
-          e++;
+      if (ch == ':') {
+        int w = j - 4;
+        if (asciiEqualsIgnoreCase(s, w, j, "RYOW") && (w == from || !isWordChar(s.charAt(w - 1)))) {
+          h |= hintWord(s, j + 1, to);
         }
-        if (asciiEqualsIgnoreCase(s, w, e, "PRIMARY")) {
-          h |= HINT_PRIMARY;
-        } else if (asciiEqualsIgnoreCase(s, w, e, "REPLICA")) {
-          h |= HINT_REPLICA;
-        }
+        j += 5; // ':' only ends the word: no window that holds this ':' elsewhere can match
+      } else {
+        j += ch < 0x80 ? HINT_SHIFT[ch] : 5;
       }
     }
     return h;
+  }
+
+  /** The hint flag of the word starting at {@code from} after {@code ryow:}, up to {@code to}; 0 if none. */
+  private static long hintWord(String s, int from, int to) {
+    int e = from;
+    while (e < to && isWordChar(s.charAt(e))) {
+      e++;
+    }
+    if (asciiEqualsIgnoreCase(s, from, e, "PRIMARY")) {
+      return HINT_PRIMARY;
+    }
+    return asciiEqualsIgnoreCase(s, from, e, "REPLICA") ? HINT_REPLICA : 0;
   }
 
   /**
