@@ -3,16 +3,16 @@ package dev.ryow.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -23,14 +23,15 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs the JMH benchmarks of this module in one JMH run (with {@code -prof gc}) and writes
- * {@code jmh.md} (tables, ratios, targets), {@code jmh.json} (JMH's own result file) and
+ * Runs the JMH benchmarks of this module in one JMH run (with {@code -prof gc}), then the paired
+ * round trips against the sandbox ({@link RoundTripPairs}, a plain harness: one thread, no JMH), and
+ * writes {@code jmh.md} (tables, ratios, targets), {@code jmh.json} (JMH's own result file) and
  * {@code jmh-targets.tsv} into the results folder.
  *
  * <p>Usage: {@code JmhSuite [--out DIR] [--no-server] [--smoke]}. {@code --no-server} leaves out
- * {@link RoundTripBenchmark} (which needs the sandbox, {@code RYOW_SANDBOX_URL});
- * {@code --smoke} runs every benchmark for one short iteration in this JVM (a check that they run,
- * not a measurement).
+ * {@link RoundTripPairs} (which needs the sandbox, {@code RYOW_SANDBOX_URL});
+ * {@code --smoke} runs every benchmark for one short iteration in this JVM and a few pairs of each
+ * round trip (a check that they run, not a measurement).
  */
 public final class JmhSuite {
   private static final double CLASSIFY_NS = 50;
@@ -42,7 +43,7 @@ public final class JmhSuite {
   private JmhSuite() {}
 
   /** Runs the suite. */
-  public static void main(String[] args) throws RunnerException, IOException {
+  public static void main(String[] args) throws RunnerException, IOException, SQLException {
     Path out = Path.of("benchmarks/results");
     boolean server = true;
     boolean smoke = false;
@@ -64,27 +65,42 @@ public final class JmhSuite {
         .addProfiler(CpuTimeProfiler.class)
         .resultFormat(ResultFormatType.JSON)
         .result(out.resolve("jmh.json").toString());
-    if (server) {
-      options.include(RoundTripBenchmark.class.getName() + "\\.");
-    }
     if (smoke) {
       options.forks(0).warmupIterations(0).measurementIterations(1)
           .measurementTime(TimeValue.milliseconds(200));
     }
     List<String> loadBefore = List.of(Machine.loadAverage());
     Collection<RunResult> results = new Runner(options.build()).run();
-    new Report(results, smoke, loadBefore.get(0)).write(out);
+    RoundTrips roundTrips = null;
+    if (server) {
+      String load = Machine.loadAverage();
+      List<RoundTripPairs.CaseResult> cases =
+          RoundTripPairs.run(Topology.fromEnvironment(), smoke ? RoundTripPairs.Plan.SMOKE : RoundTripPairs.Plan.FULL);
+      roundTrips = new RoundTrips(cases, load, Machine.loadAverage());
+    }
+    new Report(results, roundTrips, smoke, loadBefore.get(0)).write(out);
   }
 
-  /** Turns JMH's results into Markdown and targets. */
+  /**
+   * The paired round trips and the load average before and after them.
+   *
+   * @param cases one per case
+   * @param loadBefore load average before the first pair
+   * @param loadAfter load average after the last pair
+   */
+  record RoundTrips(List<RoundTripPairs.CaseResult> cases, String loadBefore, String loadAfter) {}
+
+  /** Turns JMH's results and the paired round trips into Markdown and targets. */
   static final class Report {
     private final Collection<RunResult> results;
+    private final @Nullable RoundTrips roundTrips;
     private final boolean smoke;
     private final String loadBefore;
     private final List<Target> targets = new ArrayList<>();
 
-    Report(Collection<RunResult> results, boolean smoke, String loadBefore) {
+    Report(Collection<RunResult> results, @Nullable RoundTrips roundTrips, boolean smoke, String loadBefore) {
       this.results = results;
+      this.roundTrips = roundTrips;
       this.smoke = smoke;
       this.loadBefore = loadBefore;
     }
@@ -294,91 +310,38 @@ public final class JmhSuite {
     }
 
     private void roundTrips(List<String> md) {
-      List<RunResult> list = of(RoundTripBenchmark.class);
-      if (list.isEmpty()) {
+      if (roundTrips == null) {
         return;
       }
-      md.add("## Round trips: raw Connector/J vs `jdbc:ryow:` (local sandbox)");
+      List<RoundTripPairs.CaseResult> cases = roundTrips.cases();
+      RoundTripPairs.Plan plan = cases.get(0).plan();
+      md.add("## Round trips: raw Connector/J vs `jdbc:ryow:` (local sandbox, paired)");
       md.add("");
-      md.add("Settings: " + settings(list.get(0).getParams()) + ". Each group runs its methods at the same "
-          + "time, one thread each, against the same server, so they share the machine's noise; the ratio "
-          + "is of the p50s. \"per-iteration\" is the median (and range) of the p50 ratio of each "
-          + "measurement iteration. Absolute figures are those of 2 concurrent clients on this machine.");
+      md.add(String.format(Locale.ROOT, "`RoundTripPairs` (no JMH): per case, in one thread, %d warm-up pairs, then "
+          + "%d blocks of %d pairs; a pair is one raw and one ryow execution back to back, in a random order per "
+          + "pair, each timed with `System.nanoTime`. The ratio is of the two sides' p50s over all pairs; its "
+          + "interval is the 5th-95th percentile of the per-block p50 ratios (the spread of a one-block estimate); "
+          + "the paired difference is ryow minus raw of the same pair. Identical Connector/J settings on both "
+          + "sides; the servers were asked where both ran (`@@port`, statement digests in `performance_schema`). "
+          + "Load average before the pairs: %s; after: %s.", plan.warmupPairs(), plan.blocks(),
+          plan.pairsPerBlock(), roundTrips.loadBefore(), roundTrips.loadAfter()));
       md.add("");
-      md.add("| Case | Method | p50 µs | p99 µs | mean µs | ryow / raw (p50) | per-iteration | ryow / raw (mean) |");
-      md.add("|---|---|---:|---:|---:|---:|---:|---:|");
-      for (RunResult r : list) {
-        String b = r.getParams().getBenchmark();
-        String group = b.substring(b.lastIndexOf('.') + 1);
-        Map<String, Result<?>> methods = new LinkedHashMap<>();
-        String raw = null;
-        for (Map.Entry<String, Result> e : r.getSecondaryResults().entrySet()) {
-          if (e.getKey().startsWith(group + "_") && e.getKey().indexOf(':') < 0) {
-            methods.put(e.getKey(), e.getValue());
-            if (e.getKey().endsWith("_raw")) {
-              raw = e.getKey();
-            }
-          }
-        }
-        if (raw == null) {
-          continue;
-        }
-        Result<?> rawResult = methods.get(raw);
-        for (Map.Entry<String, Result<?>> e : methods.entrySet()) {
-          Result<?> m = e.getValue();
-          boolean isRaw = e.getKey().equals(raw);
-          double ratio = p50(m) / p50(rawResult);
-          double[] perIteration = perIterationRatios(r, e.getKey(), raw);
-          md.add(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %s | %s | %s |", group, e.getKey(),
-              p50(m), m.getStatistics().getPercentile(99), m.getScore(),
-              isRaw ? "1" : String.format(Locale.ROOT, "**%.3f×**", ratio),
-              isRaw ? "" : String.format(Locale.ROOT, "%.3f× (%.3f–%.3f)", median(perIteration),
-                  perIteration[0], perIteration[perIteration.length - 1]),
-              isRaw ? "1" : String.format(Locale.ROOT, "%.3f×", m.getScore() / rawResult.getScore())));
-          if (!isRaw) {
-            boolean primary = group.startsWith("primary");
-            double goal = primary ? WRAPPER_RATIO : NO_WAIT_RATIO;
-            // A wrapper cannot be faster than what it wraps: a ratio whose every iteration is below 0.98 is
-            // a measurement error (the two clients did not get the CPUs alike), not a result.
-            double median = median(perIteration);
-            boolean belowOne = perIteration[perIteration.length - 1] < 0.98;
-            targets.add(new Target(
-                primary ? "End-to-end round trip, primary point select (" + group + ")"
-                    : "Replica read needing no wait vs plain replica read (" + group + ")",
-                String.format(Locale.ROOT, "≤ %.2f× raw Connector/J (median of iterations)", goal),
-                String.format(Locale.ROOT, "%.3f× (iterations %.3f–%.3f×, %d); p50 of all %.3f×, mean %.3f×%s", median,
-                    perIteration[0], perIteration[perIteration.length - 1], perIteration.length, ratio,
-                    m.getScore() / rawResult.getScore(), belowOne ? "; every iteration below 1: noise, not a result" : ""),
-                median <= goal && !belowOne));
-          }
-        }
+      RoundTripPairs.table(md, cases);
+      for (RoundTripPairs.CaseResult c : cases) {
+        boolean primary = c.name().startsWith("primary");
+        double goal = primary ? WRAPPER_RATIO : NO_WAIT_RATIO;
+        // A wrapper cannot be faster than what it wraps: an interval wholly below 1 is a measurement error
+        // to explain, not a result.
+        boolean belowOne = c.high() < 1;
+        targets.add(new Target(
+            primary ? "End-to-end round trip, primary point select (" + c.name() + ")"
+                : "Replica read needing no wait vs plain replica read (" + c.name() + ")",
+            String.format(Locale.ROOT, "≤ %.2f× raw Connector/J (p50, paired)", goal),
+            String.format(Locale.ROOT, "%.3f× (blocks 5–95 %%: %.3f–%.3f×, %d × %d pairs); paired difference "
+                + "%+.1f µs%s", c.ratio(), c.low(), c.high(), c.plan().blocks(), c.plan().pairsPerBlock(),
+                c.differenceNs() / 1e3, belowOne ? "; below 1 beyond the interval: a measurement error" : ""),
+            c.ratio() <= goal && !belowOne));
       }
-      md.add("");
-    }
-
-    private static double[] perIterationRatios(RunResult r, String method, String raw) {
-      List<Double> ratios = new ArrayList<>();
-      for (var br : r.getBenchmarkResults()) {
-        for (IterationResult ir : br.getIterationResults()) {
-          Result<?> m = ir.getSecondaryResults().get(method);
-          Result<?> w = ir.getSecondaryResults().get(raw);
-          if (m != null && w != null && m.getStatistics().getN() > 0 && w.getStatistics().getN() > 0) {
-            ratios.add(p50(m) / p50(w));
-          }
-        }
-      }
-      double[] a = ratios.stream().mapToDouble(Double::doubleValue).toArray();
-      Arrays.sort(a);
-      return a.length == 0 ? new double[] {Double.NaN} : a;
-    }
-
-    private static double median(double[] sorted) {
-      int n = sorted.length;
-      return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    private static double p50(Result<?> r) {
-      return r.getStatistics().getPercentile(50);
     }
 
     private static double err(Result<?> r) {

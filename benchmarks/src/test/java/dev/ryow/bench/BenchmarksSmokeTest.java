@@ -62,11 +62,11 @@ class BenchmarksSmokeTest {
 
   @Test
   void theRoundTripHintSendsTheSelectToThePrimary() {
-    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripBenchmark.PRIMARY_SELECT))
+    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripPairs.PRIMARY_SELECT))
         .isEqualTo(StatementKind.PRIMARY_READ);
-    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripBenchmark.PRIMARY_SELECT_LITERAL))
+    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripPairs.PRIMARY_SELECT_LITERAL))
         .isEqualTo(StatementKind.PRIMARY_READ);
-    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripBenchmark.REPLICA_SELECT))
+    assertThat(dev.ryow.jdbc.sql.SqlClassifier.classify(RoundTripPairs.REPLICA_SELECT))
         .isEqualTo(StatementKind.READ);
   }
 
@@ -74,9 +74,42 @@ class BenchmarksSmokeTest {
   void theRoundTripSidesUseTheSameConnectorJSettings() {
     Topology t = Topology.fromEnvironment();
     // What server.ConnectorJ adds to ryow's primary connection, the raw primary connection has too.
-    assertThat(RoundTripBenchmark.rawPrimaryUrl(t)).contains("trackSessionState=true",
+    assertThat(RoundTripPairs.rawPrimaryUrl(t)).contains("trackSessionState=true",
         "sessionVariables=session_track_gtids=OWN_GTID", "allowPublicKeyRetrieval=true");
-    assertThat(RoundTripBenchmark.ryowUrl(t)).contains("allowPublicKeyRetrieval=true");
+    assertThat(RoundTripPairs.ryowUrl(t)).contains("allowPublicKeyRetrieval=true");
+  }
+
+  @Test
+  void pairedRoundTripsReportEachSidesP50TheirRatioWithTheBlocksSpreadAndThePairedDifference(@TempDir Path dir)
+      throws Exception {
+    RoundTripPairs.Plan plan = new RoundTripPairs.Plan(0, 20, 5);
+    long[] raw = new long[plan.pairs()];
+    long[] ryow = new long[plan.pairs()];
+    for (int i = 0; i < raw.length; i++) {
+      raw[i] = 100_000 + 1_000L * (i % 5) + 10L * (i / 5); // blocks drift slowly, as a machine's load does
+      ryow[i] = raw[i] + 500;
+    }
+    RoundTripPairs.CaseResult slower = RoundTripPairs.summarise("replicaKnownWatermark", plan, raw, ryow, "here");
+    assertThat(slower.rawP50Us()).isCloseTo(102.095, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(slower.ryowP50Us()).isCloseTo(102.595, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(slower.differenceNs()).isEqualTo(500.0);
+    assertThat(slower.blockRatios()).hasSize(20).isSorted();
+    assertThat(slower.blockRatios()[0]).isGreaterThan(1);
+    assertThat(slower.low()).isLessThanOrEqualTo(slower.high());
+
+    // A wrapper measured faster than what it wraps, beyond the interval: reported as an error, never as met.
+    RoundTripPairs.CaseResult faster = RoundTripPairs.summarise("primaryPrepared", plan, ryow, raw, "here");
+    assertThat(faster.high()).isLessThan(1);
+    new JmhSuite.Report(List.of(), new JmhSuite.RoundTrips(List.of(slower, faster), "1", "2"), true, "0").write(dir);
+    List<Target> targets = Target.read(dir.resolve("jmh-targets.tsv"));
+    assertThat(targets).extracting(Target::name).containsExactly(
+        "Replica read needing no wait vs plain replica read (replicaKnownWatermark)",
+        "End-to-end round trip, primary point select (primaryPrepared)");
+    assertThat(targets.get(0).met()).isTrue();
+    assertThat(targets.get(0).figure()).startsWith("1.005× (blocks 5–95 %: ").contains("20 × 5 pairs", "+0.5 µs");
+    assertThat(targets.get(1).met()).isFalse();
+    assertThat(targets.get(1).figure()).contains("below 1 beyond the interval: a measurement error");
+    assertThat(Files.readString(dir.resolve("jmh.md"))).contains("| replicaKnownWatermark | 20 × 5 | 102.1 | 102.6 |");
   }
 
   @Test

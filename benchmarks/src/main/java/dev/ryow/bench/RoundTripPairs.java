@@ -1,0 +1,417 @@
+package dev.ryow.bench;
+
+import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.ServerRole;
+import dev.ryow.jdbc.metrics.MetricsSnapshot;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * One point select round trip through raw Connector/J and through {@code jdbc:ryow:} against the
+ * sandbox ({@code RYOW_SANDBOX_URL}), measured in pairs in one thread, so that both sides get the
+ * same CPU, the same server and the same moment of a shared machine's noise.
+ *
+ * <ul>
+ *   <li>{@code primaryPrepared}/{@code primaryStatement}: the select carries {@code /* ryow:primary *}{@code /},
+ *       so both run it on the primary; prepared once, or a plain {@code Statement} (classified on
+ *       every execution).
+ *   <li>{@code replicaEmptyWatermark}/{@code replicaKnownWatermark}: a prepared point select on the
+ *       first replica; through ryow a read that needs no wait: the connection's watermark is empty, or
+ *       known to be on that replica (it wrote once and waited once in setup).
+ * </ul>
+ *
+ * <p>Method: per case, a warm-up of pairs, then {@link Plan#blocks} blocks of {@link Plan#pairsPerBlock}
+ * pairs. A pair is one raw and one ryow execution back to back, in an order drawn at random per pair
+ * (a fixed seed), so neither side always goes first; each call is timed with {@link System#nanoTime}.
+ * Reported per case: each side's p50 over all its calls and the ratio of the two p50s; as its interval,
+ * the 5th-95th percentile of the per-block p50 ratios (the spread of the estimate made from one block:
+ * wider than a confidence interval of the overall ratio); and the median of the paired differences
+ * (ryow minus raw of the same pair), in ns, with the same per-block interval.
+ *
+ * <p>Both sides use the same Connector/J settings (the URL's, plus the GTID tracking ryow's primary
+ * connection has, {@link #PRIMARY_TRACKING}, and the multi-statements its replica connections allow,
+ * {@link #REPLICA_MULTI_QUERIES}). The servers are asked where both sides ran: {@code @@port} through
+ * each connection before and after, and the executions of the select's digest counted on every server
+ * ({@code performance_schema}); a case whose two sides did not all run on the one expected server fails.
+ * A round trip is ~100 µs on loopback: the wrapper's own cost of tens of nanoseconds is measured where
+ * it can be resolved, in {@link WrapperOverheadBenchmark}.
+ *
+ * <p>Usage: {@code RoundTripPairs [--warmup N] [--blocks N] [--pairs N]} prints the table.
+ */
+public final class RoundTripPairs {
+  static final String TABLE = "bench_point";
+  static final String PRIMARY_SELECT = "/* ryow:primary */ SELECT v FROM " + TABLE + " WHERE id = ?";
+  static final String PRIMARY_SELECT_LITERAL = "/* ryow:primary */ SELECT v FROM " + TABLE + " WHERE id = 1";
+  static final String REPLICA_SELECT = "SELECT v FROM " + TABLE + " WHERE id = ?";
+  private static final String DIGEST = "SELECT `v` FROM `" + TABLE + "` WHERE `id` = ?";
+  private static final int VALUE = 42;
+  private static final long SEED = 0x5eed_12L;
+
+  /**
+   * Connector/J settings both sides use, so that only the wrapper differs: ryow's primary connection
+   * tracks its GTIDs ({@code server.ConnectorJ}), so the raw primary connection does too (the server
+   * then appends the GTID session-state to each OK packet, and Connector/J parses it, on both sides).
+   */
+  static final String PRIMARY_TRACKING = "trackSessionState=true&sessionVariables=session_track_gtids=OWN_GTID";
+
+  /**
+   * Connector/J settings both replica sides use: ryow opens its replica connections with multi-statements
+   * allowed (its pipelined wait, {@code server.PipelinedWait}), so the raw replica connection has them too.
+   */
+  static final String REPLICA_MULTI_QUERIES = "allowMultiQueries=true";
+
+  /**
+   * How many pairs: {@code warmupPairs} not recorded, then {@code blocks} × {@code pairsPerBlock}.
+   *
+   * @param warmupPairs pairs run before recording
+   * @param blocks blocks recorded (the interval is taken over them)
+   * @param pairsPerBlock pairs per block
+   */
+  record Plan(int warmupPairs, int blocks, int pairsPerBlock) {
+    /** The suite's measurement: 4 cases take about a minute on loopback. */
+    static final Plan FULL = new Plan(3_000, 30, 1_000);
+    /** A check that it runs ({@code JmhSuite --smoke}): not a measurement. */
+    static final Plan SMOKE = new Plan(20, 2, 20);
+
+    Plan {
+      if (warmupPairs < 0 || blocks < 1 || pairsPerBlock < 1) {
+        throw new IllegalArgumentException("warm-up ≥ 0, blocks ≥ 1 and pairs per block ≥ 1 expected");
+      }
+    }
+
+    int pairs() {
+      return blocks * pairsPerBlock;
+    }
+  }
+
+  /** One execution on one side; returns the value read. */
+  @FunctionalInterface
+  interface Call {
+    int run() throws SQLException;
+  }
+
+  /**
+   * The figures of one case.
+   *
+   * @param name the case
+   * @param plan what was run
+   * @param rawP50Us raw Connector/J's p50, µs
+   * @param ryowP50Us ryow's p50, µs
+   * @param rawP99Us raw Connector/J's p99, µs
+   * @param ryowP99Us ryow's p99, µs
+   * @param blockRatios each block's ryow p50 / raw p50, sorted
+   * @param differenceNs median of ryow minus raw of the same pair, ns
+   * @param blockDifferencesNs each block's median paired difference, ns, sorted
+   * @param where where both sides ran, as the servers said
+   */
+  record CaseResult(String name, Plan plan, double rawP50Us, double ryowP50Us, double rawP99Us, double ryowP99Us,
+      double[] blockRatios, double differenceNs, double[] blockDifferencesNs, String where) {
+
+    /** ryow's p50 over raw's p50, all calls. */
+    double ratio() {
+      return ryowP50Us / rawP50Us;
+    }
+
+    /** Lower end of the interval: the 5th percentile of the per-block ratios. */
+    double low() {
+      return nearestRank(blockRatios, 5);
+    }
+
+    /** Upper end of the interval: the 95th percentile of the per-block ratios. */
+    double high() {
+      return nearestRank(blockRatios, 95);
+    }
+  }
+
+  private RoundTripPairs() {}
+
+  /** Runs the four cases and prints the table. */
+  public static void main(String[] args) throws SQLException {
+    int warmup = Plan.FULL.warmupPairs();
+    int blocks = Plan.FULL.blocks();
+    int pairs = Plan.FULL.pairsPerBlock();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+        case "--blocks" -> blocks = Integer.parseInt(args[++i]);
+        case "--pairs" -> pairs = Integer.parseInt(args[++i]);
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            + "; usage: RoundTripPairs [--warmup N] [--blocks N] [--pairs N]");
+      }
+    }
+    String loadBefore = Machine.loadAverage();
+    List<CaseResult> results = run(Topology.fromEnvironment(), new Plan(warmup, blocks, pairs));
+    List<String> md = new ArrayList<>();
+    table(md, results);
+    md.add("Load average before: " + loadBefore + "; after: " + Machine.loadAverage());
+    System.out.println(String.join("\n", md));
+  }
+
+  /** Runs the four cases against {@code t}. */
+  static List<CaseResult> run(Topology t, Plan plan) throws SQLException {
+    Topology.exec(t.mysqlUrl(t.primary()),
+        "CREATE TABLE IF NOT EXISTS " + TABLE + " (id BIGINT PRIMARY KEY, v INT NOT NULL)",
+        "INSERT IGNORE INTO " + TABLE + " (id, v) VALUES (1, " + VALUE + "), (2, 0)");
+    t.awaitReplicasCaughtUp(30);
+    List<CaseResult> results = new ArrayList<>();
+    try (Connection raw = DriverManager.getConnection(rawPrimaryUrl(t));
+        Connection ryow = DriverManager.getConnection(ryowUrl(t));
+        PreparedStatement rawPrepared = raw.prepareStatement(PRIMARY_SELECT);
+        PreparedStatement ryowPrepared = ryow.prepareStatement(PRIMARY_SELECT);
+        Statement rawStatement = raw.createStatement();
+        Statement ryowStatement = ryow.createStatement()) {
+      results.add(measure(t, "primaryPrepared", t.primary(), raw, ryow,
+          () -> read(rawPrepared), () -> read(ryowPrepared), plan));
+      results.add(measure(t, "primaryStatement", t.primary(), raw, ryow,
+          () -> read(rawStatement, PRIMARY_SELECT_LITERAL), () -> read(ryowStatement, PRIMARY_SELECT_LITERAL), plan));
+    }
+    String replica = t.replicas().get(0);
+    for (boolean wrote : new boolean[] {false, true}) {
+      try (Connection raw = DriverManager.getConnection(rawReplicaUrl(t));
+          Connection ryow = ryowOn(t, replica, wrote);
+          PreparedStatement rawPrepared = raw.prepareStatement(REPLICA_SELECT);
+          PreparedStatement ryowPrepared = ryow.prepareStatement(REPLICA_SELECT)) {
+        MetricsSnapshot before = ryow.unwrap(RyowConnection.class).clusterMetrics();
+        CaseResult r = measure(t, wrote ? "replicaKnownWatermark" : "replicaEmptyWatermark", replica, raw, ryow,
+            () -> read(rawPrepared), () -> read(ryowPrepared), plan);
+        MetricsSnapshot after = ryow.unwrap(RyowConnection.class).clusterMetrics();
+        long waits = after.waits() - before.waits();
+        if (waits != 0) {
+          throw new IllegalStateException(r.name() + ": ryow's replica reads waited " + waits
+              + " times; the case is about reads that need no wait");
+        }
+        results.add(r);
+      }
+    }
+    return results;
+  }
+
+  /**
+   * Measures one case: {@code raw} and {@code ryow} in pairs, and checks on the servers that both ran
+   * every call on {@code server} (through {@code rawConnection} and {@code ryowConnection}).
+   */
+  static CaseResult measure(Topology t, String name, String server, Connection rawConnection,
+      Connection ryowConnection, Call raw, Call ryow, Plan plan) throws SQLException {
+    int expectedPort = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
+    boolean primary = server.equals(t.primary());
+    checkPort(name, "raw Connector/J", rawConnection, false, expectedPort);
+    checkPort(name, "jdbc:ryow:", ryowConnection, primary, expectedPort);
+    long[] countsBefore = digestCounts(t);
+
+    SplittableRandom order = new SplittableRandom(SEED);
+    long[] scratch = new long[2];
+    for (int i = 0; i < plan.warmupPairs(); i++) {
+      pair(raw, ryow, order.nextBoolean(), scratch);
+    }
+    int n = plan.pairs();
+    long[] rawNs = new long[n];
+    long[] ryowNs = new long[n];
+    for (int i = 0; i < n; i++) {
+      pair(raw, ryow, order.nextBoolean(), scratch);
+      rawNs[i] = scratch[0];
+      ryowNs[i] = scratch[1];
+    }
+
+    long[] countsAfter = digestCounts(t);
+    checkPort(name, "raw Connector/J", rawConnection, false, expectedPort);
+    checkPort(name, "jdbc:ryow:", ryowConnection, primary, expectedPort);
+    long calls = 2L * (plan.warmupPairs() + n);
+    int at = t.servers().indexOf(server);
+    for (int s = 0; s < countsAfter.length; s++) {
+      long executed = countsAfter[s] - countsBefore[s];
+      if (s == at ? executed < calls : executed != 0) {
+        throw new IllegalStateException(String.format(Locale.ROOT,
+            "%s: %s executed the select %d times, expected %s (both sides on %s)", name, t.servers().get(s),
+            executed, s == at ? "at least " + calls : "none", server));
+      }
+    }
+    String where = String.format(Locale.ROOT, "@@port %d for both; it executed the select %d times, the other "
+        + "servers 0", expectedPort, countsAfter[at] - countsBefore[at]);
+    return summarise(name, plan, rawNs, ryowNs, where);
+  }
+
+  /** Runs one pair, {@code rawFirst} or not; {@code into[0]} raw's ns, {@code into[1]} ryow's. */
+  private static void pair(Call raw, Call ryow, boolean rawFirst, long[] into) throws SQLException {
+    Call first = rawFirst ? raw : ryow;
+    Call second = rawFirst ? ryow : raw;
+    long t0 = System.nanoTime();
+    int a = first.run();
+    long t1 = System.nanoTime();
+    int b = second.run();
+    long t2 = System.nanoTime();
+    if (a != VALUE || b != VALUE) {
+      throw new IllegalStateException("read " + a + " and " + b + ", expected " + VALUE);
+    }
+    into[rawFirst ? 0 : 1] = t1 - t0;
+    into[rawFirst ? 1 : 0] = t2 - t1;
+  }
+
+  /** Per-side percentiles, per-block ratios and paired differences of recorded nanoseconds. */
+  static CaseResult summarise(String name, Plan plan, long[] rawNs, long[] ryowNs, String where) {
+    int per = plan.pairsPerBlock();
+    double[] ratios = new double[plan.blocks()];
+    double[] blockDifferences = new double[plan.blocks()];
+    long[] differences = new long[rawNs.length];
+    for (int i = 0; i < rawNs.length; i++) {
+      differences[i] = ryowNs[i] - rawNs[i];
+    }
+    for (int b = 0; b < plan.blocks(); b++) {
+      long[] r = Arrays.copyOfRange(rawNs, b * per, (b + 1) * per);
+      long[] w = Arrays.copyOfRange(ryowNs, b * per, (b + 1) * per);
+      long[] d = Arrays.copyOfRange(differences, b * per, (b + 1) * per);
+      Arrays.sort(r);
+      Arrays.sort(w);
+      Arrays.sort(d);
+      ratios[b] = median(w) / median(r);
+      blockDifferences[b] = median(d);
+    }
+    Arrays.sort(ratios);
+    Arrays.sort(blockDifferences);
+    long[] raw = rawNs.clone();
+    long[] ryow = ryowNs.clone();
+    Arrays.sort(raw);
+    Arrays.sort(ryow);
+    Arrays.sort(differences);
+    return new CaseResult(name, plan, median(raw) / 1e3, median(ryow) / 1e3, nearestRank(raw, 99) / 1e3,
+        nearestRank(ryow, 99) / 1e3, ratios, median(differences), blockDifferences, where);
+  }
+
+  /** Appends the Markdown table of {@code results}. */
+  static void table(List<String> md, List<CaseResult> results) {
+    md.add("| Case | Pairs | raw p50 µs | ryow p50 µs | raw p99 µs | ryow p99 µs | ryow / raw (p50) "
+        + "| per block: 5–95 % (median) | paired difference, median ns (blocks 5–95 %) | Where both ran |");
+    md.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (CaseResult r : results) {
+      md.add(String.format(Locale.ROOT,
+          "| %s | %d × %d | %.1f | %.1f | %.1f | %.1f | **%.3f×** | %.3f–%.3f× (%.3f×) | %+.0f (%+.0f to %+.0f) | %s |",
+          r.name(), r.plan().blocks(), r.plan().pairsPerBlock(), r.rawP50Us(), r.ryowP50Us(), r.rawP99Us(),
+          r.ryowP99Us(), r.ratio(), r.low(), r.high(), median(r.blockRatios()), r.differenceNs(),
+          nearestRank(r.blockDifferencesNs(), 5), nearestRank(r.blockDifferencesNs(), 95), r.where()));
+    }
+    md.add("");
+  }
+
+  /** A {@code jdbc:ryow:} connection whose reads run on {@code replica} (after one write if {@code wrote}). */
+  private static Connection ryowOn(Topology t, String replica, boolean wrote) throws SQLException {
+    for (int attempt = 0; ; attempt++) {
+      Connection c = DriverManager.getConnection(ryowUrl(t));
+      if (wrote) {
+        try (Statement s = c.createStatement()) {
+          // A write that changes a row (a no-op UPDATE has no GTID), away from the row that is read.
+          s.executeUpdate("UPDATE " + TABLE + " SET v = v + 1 WHERE id = 2");
+        }
+      }
+      RyowConnection routed = c.unwrap(RyowConnection.class);
+      try (PreparedStatement ps = c.prepareStatement(REPLICA_SELECT)) {
+        read(ps); // waits once if wrote; from then on the watermark is known on this replica
+      }
+      if (routed.lastServerRole() == ServerRole.REPLICA && replica.equals(routed.lastServerAddress())) {
+        if (wrote && routed.consistencyToken().isEmpty()) {
+          c.close();
+          throw new IllegalStateException("the write left no watermark");
+        }
+        return c;
+      }
+      c.close();
+      if (attempt == 8) {
+        throw new IllegalStateException("no jdbc:ryow: connection read from " + replica + "; last read ran on "
+            + routed.lastServerRole() + " " + routed.lastServerAddress());
+      }
+    }
+  }
+
+  /** Asks the server that runs {@code c}'s reads (hinted to the primary if {@code primary}) for its port. */
+  private static void checkPort(String name, String side, Connection c, boolean primary, int expected)
+      throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery((primary ? "/* ryow:primary */ " : "") + "SELECT @@port")) {
+      rs.next();
+      int port = rs.getInt(1);
+      if (port != expected) {
+        throw new IllegalStateException(name + ": " + side + " read on port " + port + ", expected " + expected);
+      }
+    }
+  }
+
+  /** Executions of the point select's digest on each server, in the order of {@link Topology#servers()}. */
+  private static long[] digestCounts(Topology t) throws SQLException {
+    long[] counts = new long[t.servers().size()];
+    for (int i = 0; i < counts.length; i++) {
+      try (Connection c = DriverManager.getConnection(t.mysqlUrl(t.servers().get(i)));
+          PreparedStatement ps = c.prepareStatement(
+              "SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest"
+                  + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT = ?")) {
+        ps.setString(1, t.database());
+        ps.setString(2, DIGEST);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          counts[i] = rs.getLong(1);
+        }
+      }
+    }
+    return counts;
+  }
+
+  /** The raw replica URL: the sandbox's parameters and the multi-statement setting ryow's replica connections have. */
+  static String rawReplicaUrl(Topology t) {
+    return t.mysqlUrl(t.replicas().get(0)) + "&" + REPLICA_MULTI_QUERIES;
+  }
+
+  /** The raw primary URL: the sandbox's parameters and the GTID tracking ryow's primary connection has. */
+  static String rawPrimaryUrl(Topology t) {
+    return t.mysqlUrl(t.primary()) + "&" + PRIMARY_TRACKING;
+  }
+
+  /** The ryow URL with the same pass-through Connector/J parameters as the raw URLs. */
+  static String ryowUrl(Topology t) {
+    return t.ryowUrl("allowPublicKeyRetrieval=true");
+  }
+
+  static int read(PreparedStatement ps) throws SQLException {
+    ps.setLong(1, 1L);
+    try (ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  static int read(Statement st, String sql) throws SQLException {
+    try (ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  static double median(long[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+  }
+
+  static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /** Nearest-rank percentile of a sorted array. */
+  static double nearestRank(long[] sorted, double percentile) {
+    return sorted[rank(sorted.length, percentile)];
+  }
+
+  /** Nearest-rank percentile of a sorted array. */
+  static double nearestRank(double[] sorted, double percentile) {
+    return sorted[rank(sorted.length, percentile)];
+  }
+
+  private static int rank(int n, double percentile) {
+    return Math.max(0, Math.min(n - 1, (int) Math.ceil(percentile / 100 * n) - 1));
+  }
+}
