@@ -4,6 +4,8 @@ import dev.ryow.jdbc.session.ParameterRecorder;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
+import dev.ryow.jdbc.server.Sql;
+import dev.ryow.jdbc.server.StatementTimeouts;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.io.InputStream;
 import java.io.Reader;
@@ -129,6 +131,30 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     return rs;
   }
 
+  /**
+   * What a pipelined query that failed with {@code e} throws when its caller ended it: Connector/J's
+   * exception for a cancel requested during the execution, or for its query timeout once that expired,
+   * whatever ended the packet on the server. A cancel's {@code KILL QUERY} may arrive after the wait gave
+   * up on its own ({@link PipelinedWait#notReached}): the statement must not then fall back and run
+   * elsewhere; and the server's 1317 may reach this thread before Connector/J marks its statement
+   * cancelled. Any other failure is {@code e}.
+   */
+  private SQLException endedByCaller(SQLException e, long deadline) {
+    if (!PipelinedWait.notReached(e) && !Sql.isCancellation(e)) {
+      return e;
+    }
+    SQLException ended;
+    if (cancelRequested) {
+      ended = StatementTimeouts.cancelled();
+    } else if (deadline != 0 && System.nanoTime() - deadline >= 0) {
+      ended = StatementTimeouts.timedOut();
+    } else {
+      return e;
+    }
+    ended.initCause(e);
+    return ended;
+  }
+
   /** The physical statement for one execution, with the recorded parameters set. */
   private PreparedStatement ready(PhysicalConnection on) throws SQLException {
     PreparedStatement ps = prepared(on);
@@ -174,14 +200,15 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
+    cancelRequested = false;
     long deadline = deadline();
     PhysicalConnection on = session.acquireForQuery(kind, this, deadline);
+    GtidSet wait = session.deferredWait(on);
     ResultSet rs;
     try {
-      GtidSet wait = session.deferredWait(on);
       rs = wait == null ? timed(ready(on), deadline).executeQuery() : executePipelined(on, wait, deadline);
     } catch (SQLException e) {
-      on = retry(on, e);
+      on = retry(on, wait == null ? e : endedByCaller(e, deadline));
       rs = timed(ready(on), deadline).executeQuery();
     }
     done(on);

@@ -35,6 +35,8 @@ class RoutingStatement implements Statement {
   @Nullable Statement current;
   /** The physical connection {@link #current} belongs to. */
   @Nullable PhysicalConnection currentOn;
+  /** {@link #cancel()} was called since the current execution started (cleared by the executions that read it). */
+  volatile boolean cancelRequested;
   boolean closed;
   private final ResultSetWrappers results;
 
@@ -458,6 +460,7 @@ class RoutingStatement implements Statement {
   @Override
   public void cancel() throws SQLException {
     checkOpen();
+    cancelRequested = true;
     if (session.cancelWait(this)) {
       return;
     }

@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.server;
 
+import com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException;
 import java.sql.SQLException;
 
 /** Helpers to tell kinds of {@link SQLException} apart. */
@@ -90,11 +91,12 @@ public final class Sql {
   /**
    * Whether {@code e} ended a statement because its caller asked: a query timeout or
    * {@code Statement.cancel()} (Connector/J's timeout and cancel exceptions, the server's
-   * {@code ER_QUERY_INTERRUPTED} 1317).
+   * {@code ER_QUERY_INTERRUPTED} 1317). Connector/J's cancel exception has no SQLState and no error
+   * code: it is known by its class.
    */
   public static boolean isCancellation(SQLException e) {
     String state = e.getSQLState();
-    return e instanceof java.sql.SQLTimeoutException || e.getErrorCode() == 1317 || "70100".equals(state)
-        || "S1008".equals(state);
+    return e instanceof java.sql.SQLTimeoutException || e instanceof MySQLStatementCancelledException
+        || e.getErrorCode() == 1317 || "70100".equals(state) || "S1008".equals(state);
   }
 }

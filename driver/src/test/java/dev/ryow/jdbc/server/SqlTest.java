@@ -43,4 +43,14 @@ class SqlTest {
     assertThat(Sql.isBrokenLink(new SQLException("Duplicate entry '1' for key 'PRIMARY'", "23000", 1062))).isFalse();
     assertThat(Sql.isBrokenLink(new SQLException("Operation not allowed after ResultSet closed", "S1000"))).isFalse();
   }
+
+  @Test
+  void connectorJsCancelAndTimeoutExceptionsAreCancellations() {
+    // Connector/J's cancel exception carries no SQLState and no error code: only its class tells.
+    assertThat(StatementTimeouts.cancelled().getSQLState()).isNull();
+    assertThat(Sql.isCancellation(StatementTimeouts.cancelled())).isTrue();
+    assertThat(Sql.isCancellation(StatementTimeouts.timedOut())).isTrue();
+    assertThat(Sql.isCancellation(new SQLException("Query execution was interrupted", "70100", 1317))).isTrue();
+    assertThat(Sql.isCancellation(new SQLException("Unknown column 'x' in 'field list'", "42S22", 1054))).isFalse();
+  }
 }

@@ -10,9 +10,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTimeoutException;
 import java.sql.SQLWarning;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +32,14 @@ import org.junit.jupiter.api.Test;
  */
 class PipelinedReadIT {
   private static final String TABLE = "it_pipe";
+  /**
+   * Test-only, for the tests about a cancel or a query timeout that lands during a pipelined wait: the
+   * longest {@code ryow.waitTimeout} whose wait still travels in the query's packet (one slice, 1 s), so
+   * that the wait lasts long enough for the test to act while it runs (the default 100 ms does not).
+   */
+  private static final String LONGEST_PIPELINED_WAIT = "ryow.waitTimeout=1000";
+  /** How long a test waits for something that takes a second or two on a quiet machine. */
+  private static final long GENEROUS_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   @BeforeEach
   void table() throws SQLException {
@@ -81,6 +94,76 @@ class PipelinedReadIT {
       }
     }
     return texts;
+  }
+
+  /** Pipelined waits ({@code DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET...}) running now on the replicas. */
+  private static long pipelinedWaitsRunning() throws SQLException {
+    long n = 0;
+    for (int port : REPLICA_PORTS) {
+      n += Topology.queryLong(port, "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+          + " WHERE INFO LIKE 'DO CASE WHEN WAIT\\_FOR\\_EXECUTED\\_GTID\\_SET%'");
+    }
+    return n;
+  }
+
+  /**
+   * Polls until a pipelined wait runs on a replica (true) or {@code read} ended first (false: it never
+   * waited there, or its wait ended before the poll saw it).
+   */
+  private static boolean pipelinedWaitSeen(CompletableFuture<?> read) throws Exception {
+    long deadline = System.nanoTime() + GENEROUS_NANOS;
+    while (!read.isDone()) {
+      if (pipelinedWaitsRunning() > 0) {
+        return true;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the read neither waited on a replica nor ended in 60 s");
+      }
+      Thread.sleep(5);
+    }
+    return false;
+  }
+
+  /** Runs {@code read} (its first column, an int) on another thread. */
+  private static CompletableFuture<Integer> readAsync(PreparedStatement read) {
+    return CompletableFuture.supplyAsync(() -> {
+      try (ResultSet rs = read.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : null;
+      } catch (SQLException e) {
+        throw new CompletionException(e);
+      }
+    });
+  }
+
+  /** The value {@code read} returned (null: no row), or the exception it threw. */
+  private static Object outcome(CompletableFuture<Integer> read) throws Exception {
+    try {
+      return read.get(GENEROUS_NANOS, TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      return e.getCause();
+    }
+  }
+
+  /** Spring's {@code @Transactional(readOnly = true)} begins: read-only, then autocommit off. */
+  private static void beginReadOnly(Connection c) throws SQLException {
+    c.setReadOnly(true);
+    c.setAutoCommit(false);
+  }
+
+  /** ... and ends with a commit: autocommit back on, then read-write. */
+  private static void commitReadOnly(Connection c) throws SQLException {
+    c.commit();
+    c.setAutoCommit(true);
+    c.setReadOnly(false);
+  }
+
+  /** Runs {@code read} (selecting {@code v, @@port, @@server_uuid}) for {@code id}: {@code [v, port]}; fails on no row. */
+  private static int[] valueAndPort(PreparedStatement read, int id) throws SQLException {
+    read.setInt(1, id);
+    try (ResultSet rs = read.executeQuery()) {
+      assertThat(rs.next()).as("row %d (none: a stale read)", id).isTrue();
+      return new int[] {rs.getInt(1), rs.getInt(2)};
+    }
   }
 
   /** Runs {@code write} ({@code INSERT ... (id, v) VALUES (?, ?)}) for one row. */
@@ -246,6 +329,124 @@ class PipelinedReadIT {
         c.setAutoCommit(true);
         c.setReadOnly(false);
       }
+    }
+  }
+
+  /**
+   * {@code Statement.cancel()} from another thread while a read-only transaction's first read waits in
+   * its own packet on a lagging replica: the read fails as Connector/J's cancelled statements do (the query
+   * never ran on a replica, and the read did not run again elsewhere), and the transaction is not bound to
+   * that replica: its next read, with the replicas still behind, waits again and, that wait failing,
+   * runs on the primary and returns the current row; the commit works and the connection's next reads,
+   * after the replicas caught up, are current.
+   */
+  @Test
+  @SuppressWarnings("try") // the hold blocks the appliers while the block runs
+  void aCancelDuringAReadOnlyTransactionsPipelinedWaitLeavesTheTransactionFreeOfTheLaggingReplica() throws Exception {
+    try (Connection c = Topology.ryow(LONGEST_PIPELINED_WAIT);
+        PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
+        PreparedStatement first = c.prepareStatement(
+            "SELECT v AS cancelled_read, @@port FROM " + TABLE + " /* pipe-tx-cancel */ WHERE id = ?");
+        PreparedStatement next = c.prepareStatement(
+            "SELECT v, @@port, @@server_uuid FROM " + TABLE + " /* pipe-tx-after-cancel */ WHERE id = ?")) {
+      Topology.awaitInRotation(c);
+      int id = 0;
+      SQLException cancelled = null;
+      try (LagBlock blocked = LagBlock.holdAll(REPLICA_PORTS)) {
+        // A try whose wait the poll did not see (the replicas were skipped, or the wait ended first) read on
+        // the primary: it must be current, and the next try starts a new transaction.
+        for (int attempt = 1; cancelled == null && attempt <= 10; attempt++) {
+          id = attempt;
+          insert(write, id, id * 7);
+          beginReadOnly(c);
+          first.setInt(1, id);
+          long onPrimaryBefore = Topology.statementsLike(PRIMARY_PORT, "cancelled_read");
+          CompletableFuture<Integer> read = readAsync(first);
+          boolean seen = pipelinedWaitSeen(read);
+          if (seen) {
+            first.cancel();
+          }
+          Object outcome = outcome(read);
+          System.out.printf("try %d: wait seen %s, outcome %s%n", attempt, seen, outcome);
+          if (seen) {
+            assertThat(outcome).as("the read cancelled during its wait").isInstanceOf(SQLException.class);
+            cancelled = (SQLException) outcome;
+            assertThat(Topology.statementsLike(PRIMARY_PORT, "cancelled_read"))
+                .as("the cancelled read, run on the primary").isEqualTo(onPrimaryBefore);
+          } else {
+            assertThat(outcome).as("a read the poll did not see waiting").isEqualTo(id * 7);
+            commitReadOnly(c);
+          }
+        }
+        assertThat((Object) cancelled).as("a cancel that landed during the pipelined wait in 10 tries").isNotNull();
+        assertThat(cancelled.getMessage()).isEqualTo("Statement cancelled due to client request");
+        assertThat((Object) cancelled).isInstanceOf(com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException.class);
+        assertThat(sessionsHistory("pipe-tx-cancel")).as("replica sessions that ran the cancelled query").isEmpty();
+
+        // The same transaction, the replicas still behind: its next reads are current.
+        int[] after = valueAndPort(next, id);
+        assertThat(after[0]).isEqualTo(id * 7);
+        assertThat(after[1]).as("the transaction's next read, replicas behind: served by").isEqualTo(PRIMARY_PORT);
+        int[] again = valueAndPort(first, id);
+        assertThat(again[0]).isEqualTo(id * 7);
+        assertThat(again[1]).as("the cancelled statement, run again in the transaction: served by").isEqualTo(PRIMARY_PORT);
+        assertThat(sessionsHistory("pipe-tx-after-cancel")).as("replica sessions that ran the next read").isEmpty();
+        commitReadOnly(c);
+      }
+      // Replicas caught up (the block's close waits for it): the connection reads and writes on.
+      int[] now = valueAndPort(next, id);
+      assertThat(now[0]).isEqualTo(id * 7);
+      insert(write, 100, 700);
+      assertThat(valueAndPort(next, 100)[0]).as("a read after the connection's next write").isEqualTo(700);
+    }
+  }
+
+  /**
+   * A query timeout that expires while a read-only transaction's first read waits in its own packet on a
+   * lagging replica: the read fails as Connector/J's timed-out statements do, and the transaction is not
+   * bound to that replica: once the replicas caught up, its next read is current, run by a server that has
+   * the row; the commit works and the connection's next read is current.
+   */
+  @Test
+  @SuppressWarnings("try") // the hold blocks the appliers while the block runs
+  void aQueryTimeoutDuringAReadOnlyTransactionsPipelinedWaitFailsTheReadAndTheTransactionReadsOnCurrent()
+      throws Exception {
+    try (Connection c = Topology.ryow(LONGEST_PIPELINED_WAIT);
+        PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
+        PreparedStatement first = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-tx-timeout */ WHERE id = ?");
+        PreparedStatement next = c.prepareStatement(
+            "SELECT v, @@port, @@server_uuid FROM " + TABLE + " /* pipe-tx-after-timeout */ WHERE id = ?")) {
+      Topology.awaitInRotation(c);
+      first.setQueryTimeout(1);
+      try (LagBlock blocked = LagBlock.holdAll(REPLICA_PORTS)) {
+        insert(write, 1, 11);
+        beginReadOnly(c);
+        first.setInt(1, 1);
+        Object outcome = outcome(readAsync(first));
+        System.out.println("read with a 1 s query timeout, replicas blocked: " + outcome);
+        assertThat(outcome).as("the read whose query timeout expired during its wait")
+            .isInstanceOf(SQLTimeoutException.class);
+        assertThat(((SQLException) outcome).getMessage()).isEqualTo("Statement cancelled due to timeout or client request");
+        assertThat(sessionsHistory("pipe-tx-timeout")).as("replica sessions that ran the timed-out query").isEmpty();
+      }
+      // The replicas caught up (the block's close waits for it); the transaction goes on.
+      int[] after = valueAndPort(next, 1);
+      assertThat(after[0]).isEqualTo(11);
+      int[] again = valueAndPort(next, 1);
+      assertThat(again[0]).isEqualTo(11);
+      assertThat(again[1]).as("the transaction's reads stay on one server").isEqualTo(after[1]);
+      List<String> ranOnReplicas = sessionsHistory("pipe-tx-after-timeout");
+      System.out.printf("the transaction's next reads ran on port %d; replica sessions that ran them: %s%n", after[1],
+          ranOnReplicas);
+      if (REPLICA_PORTS.contains(after[1])) {
+        assertThat(ranOnReplicas).as("the replica ran the reads").anySatisfy(t -> assertThat(t).startsWith("0:SELECT v"));
+      } else {
+        assertThat(after[1]).isEqualTo(PRIMARY_PORT);
+        assertThat(ranOnReplicas).as("replica sessions that ran the reads").isEmpty();
+      }
+      commitReadOnly(c);
+      insert(write, 2, 22);
+      assertThat(valueAndPort(next, 2)[0]).as("a read after the connection's next write").isEqualTo(22);
     }
   }
 
