@@ -453,6 +453,9 @@ final class Keywords {
   /** For each length up to the longest of {@link #SCAN}'s words: a bit per first letter (a = bit 0) of those words. */
   private static final int[] SCAN_LETTERS;
 
+  /** As {@link #SCAN_LETTERS}, for the last letters ({@code id} passes the first-letter filter of {@code IN}, not this one). */
+  private static final int[] SCAN_LAST_LETTERS;
+
   /** The functions (the words with a category), for calls: any other word called is an unknown function. */
   private static final WordTable FUNCTIONS;
 
@@ -591,8 +594,11 @@ final class Keywords {
       longestScanned = Math.max(longestScanned, NAMES[code].length());
     }
     SCAN_LETTERS = new int[longestScanned + 1];
+    SCAN_LAST_LETTERS = new int[longestScanned + 1];
     for (int code : scan) {
-      SCAN_LETTERS[NAMES[code].length()] |= 1 << (NAMES[code].charAt(0) - 'A');
+      String name = NAMES[code];
+      SCAN_LETTERS[name.length()] |= 1 << (name.charAt(0) - 'A');
+      SCAN_LAST_LETTERS[name.length()] |= 1 << (name.charAt(name.length() - 1) - 'A');
     }
     int functions = 0;
     for (int code = 0; code < NAMES.length; code++) {
@@ -635,16 +641,25 @@ final class Keywords {
    * before them), otherwise {@link #NONE}.
    */
   static int scanCode(String s, int start, int end) {
-    // Most words fail the filter of their length and first letter.
+    return scanCode(s, start, end, s.charAt(start));
+  }
+
+  /** {@link #scanCode(String, int, int)} of a word whose first char, {@code first}, the caller has read. */
+  static int scanCode(String s, int start, int end, char first) {
+    // Most words fail the filter of their length and first letter, most others that of their last
+    // letter (every word of the table ends with a letter).
     int length = end - start;
-    if (length >= SCAN_LETTERS.length) {
-      return NONE;
-    }
-    int letter = (s.charAt(start) | 0x20) - 'a';
-    if (letter < 0 || letter > 'z' - 'a' || (SCAN_LETTERS[length] & (1 << letter)) == 0) {
+    if (length >= SCAN_LETTERS.length || !hasLetter(SCAN_LETTERS[length], first)
+        || !hasLetter(SCAN_LAST_LETTERS[length], s.charAt(end - 1))) {
       return NONE;
     }
     return SCAN.lookup(s, start, end, NONE);
+  }
+
+  /** Whether {@code ch} is an ASCII letter, either case, whose bit (a = bit 0) is set in {@code letters}. */
+  private static boolean hasLetter(int letters, char ch) {
+    int letter = (ch | 0x20) - 'a';
+    return letter >= 0 && letter <= 'z' - 'a' && (letters & (1 << letter)) != 0;
   }
 
   /**

@@ -309,7 +309,7 @@ final class StatementScan {
             k = Keywords.NONE;
             pendingStart = -1;
           } else {
-            k = findings ? Keywords.scanCode(s, i, e) : Keywords.NONE;
+            k = findings ? Keywords.scanCode(s, i, e, ch) : Keywords.NONE;
             if (k != Keywords.NONE) {
               c |= word(k, prev1, prev2);
               if (k == Keywords.BEGIN && compoundAllowed) {

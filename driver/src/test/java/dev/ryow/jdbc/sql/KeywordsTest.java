@@ -55,6 +55,10 @@ class KeywordsTest {
     assertThat(Keywords.scanCode("ınto", 0, 4)).isEqualTo(Keywords.NONE);
     assertThat(Keywords.scanCode("ſelect", 0, 6)).isEqualTo(Keywords.NONE);
     assertThat(Keywords.scanCode("Into_", 0, 5)).isEqualTo(Keywords.NONE);
+    // Same length and first letter as a scanned word, another last char (the last-letter filter).
+    for (String other : new String[] {"id", "ID", "i_", "i9", "fox", "F$R", "updatı", "insertü", "nexus"}) {
+      assertThat(Keywords.scanCode(other, 0, other.length())).as(other).isEqualTo(Keywords.NONE);
+    }
   }
 
   @Test
