@@ -318,28 +318,30 @@ public final class JmhSuite {
       md.add("## Round trips: raw Connector/J vs `jdbc:ryow:` (local sandbox, paired)");
       md.add("");
       md.add(String.format(Locale.ROOT, "`RoundTripPairs` (no JMH): per case, in one thread, %d warm-up pairs, then "
-          + "%d blocks of %d pairs; a pair is one raw and one ryow execution back to back, in a random order per "
-          + "pair, each timed with `System.nanoTime`. The ratio is of the two sides' p50s over all pairs; its "
-          + "interval is the 5th-95th percentile of the per-block p50 ratios (the spread of a one-block estimate); "
-          + "the paired difference is ryow minus raw of the same pair. Identical Connector/J settings on both "
-          + "sides; the servers were asked where both ran (`@@port`, statement digests in `performance_schema`). "
-          + "Load average before the pairs: %s; after: %s.", plan.warmupPairs(), plan.blocks(),
-          plan.pairsPerBlock(), roundTrips.loadBefore(), roundTrips.loadAfter()));
+          + "%d blocks of %d pairs; a pair is one raw and one ryow execution back to back, each side first in half "
+          + "of a block's pairs (random order), each call timed with `System.nanoTime`. The ratio is of the two "
+          + "sides' p50s over all pairs; per block, the ratio of the block's p50s: their median with its 95 %% "
+          + "confidence interval (order statistics; the targets' interval), and their 5th-95th percentile (the "
+          + "spread of a one-block estimate); the paired difference is ryow minus raw of the same pair. "
+          + "Identical Connector/J settings on both sides; the servers were asked where both ran (`@@port`, "
+          + "statement digests in `performance_schema`). Load average before the pairs: %s; after: %s.",
+          plan.warmupPairs(), plan.blocks(), plan.pairsPerBlock(), roundTrips.loadBefore(), roundTrips.loadAfter()));
       md.add("");
       RoundTripPairs.table(md, cases);
       for (RoundTripPairs.CaseResult c : cases) {
         boolean primary = c.name().startsWith("primary");
         double goal = primary ? WRAPPER_RATIO : NO_WAIT_RATIO;
-        // A wrapper cannot be faster than what it wraps: an interval wholly below 1 is a measurement error
-        // to explain, not a result.
+        // A wrapper cannot be faster than what it wraps: a confidence interval wholly below 1 is a measurement
+        // error to explain, not a result.
         boolean belowOne = c.high() < 1;
         targets.add(new Target(
             primary ? "End-to-end round trip, primary point select (" + c.name() + ")"
                 : "Replica read needing no wait vs plain replica read (" + c.name() + ")",
             String.format(Locale.ROOT, "≤ %.2f× raw Connector/J (p50, paired)", goal),
-            String.format(Locale.ROOT, "%.3f× (blocks 5–95 %%: %.3f–%.3f×, %d × %d pairs); paired difference "
-                + "%+.1f µs%s", c.ratio(), c.low(), c.high(), c.plan().blocks(), c.plan().pairsPerBlock(),
-                c.differenceNs() / 1e3, belowOne ? "; below 1 beyond the interval: a measurement error" : ""),
+            String.format(Locale.ROOT, "%.3f× (per block: median %.3f×, 95 %% CI %.3f–%.3f×, 5–95 %% %.3f–%.3f×; "
+                + "%d × %d pairs); paired difference %+.1f µs%s", c.ratio(), c.blockMedian(), c.low(), c.high(),
+                c.spreadLow(), c.spreadHigh(), c.plan().blocks(), c.plan().pairsPerBlock(), c.differenceNs() / 1e3,
+                belowOne ? "; below 1 beyond the interval: a measurement error" : ""),
             c.ratio() <= goal && !belowOne));
       }
     }

@@ -25,17 +25,19 @@ import java.util.SplittableRandom;
  *       so both run it on the primary; prepared once, or a plain {@code Statement} (classified on
  *       every execution).
  *   <li>{@code replicaEmptyWatermark}/{@code replicaKnownWatermark}: a prepared point select on the
- *       first replica; through ryow a read that needs no wait: the connection's watermark is empty, or
- *       known to be on that replica (it wrote once and waited once in setup).
+ *       replica ryow's connection reads from (the raw side connects to that one); through ryow a read
+ *       that needs no wait: the connection's watermark is empty, or known to be on that replica (it
+ *       wrote once and waited once in setup).
  * </ul>
  *
  * <p>Method: per case, a warm-up of pairs, then {@link Plan#blocks} blocks of {@link Plan#pairsPerBlock}
- * pairs. A pair is one raw and one ryow execution back to back, in an order drawn at random per pair
- * (a fixed seed), so neither side always goes first; each call is timed with {@link System#nanoTime}.
- * Reported per case: each side's p50 over all its calls and the ratio of the two p50s; as its interval,
- * the 5th-95th percentile of the per-block p50 ratios (the spread of the estimate made from one block:
- * wider than a confidence interval of the overall ratio); and the median of the paired differences
- * (ryow minus raw of the same pair), in ns, with the same per-block interval.
+ * pairs. A pair is one raw and one ryow execution back to back; within a block each side goes first in
+ * half of the pairs, in a random order (a fixed seed); each call is timed with {@link System#nanoTime}.
+ * Reported per case: each side's p50 over all its calls and the ratio of the two p50s; per block, the
+ * ratio of the two sides' p50s, with the median of those ratios and its 95 % confidence interval
+ * (order statistics, distribution-free: the interval of the targets) and their 5th-95th percentile (the
+ * spread of a one-block estimate); and the median of the paired differences (ryow minus raw of the same
+ * pair), in ns, with the 5th-95th percentile of the per-block medians.
  *
  * <p>Both sides use the same Connector/J settings (the URL's, plus the GTID tracking ryow's primary
  * connection has, {@link #PRIMARY_TRACKING}, and the multi-statements its replica connections allow,
@@ -121,13 +123,32 @@ public final class RoundTripPairs {
       return ryowP50Us / rawP50Us;
     }
 
-    /** Lower end of the interval: the 5th percentile of the per-block ratios. */
+    /** The median of the per-block ratios. */
+    double blockMedian() {
+      return median(blockRatios);
+    }
+
+    /**
+     * Lower end of the interval: of a 95 % confidence interval of the median per-block ratio (order
+     * statistics of the binomial distribution, blocks taken as independent; with fewer than 6 blocks, the
+     * smallest ratio).
+     */
     double low() {
+      return blockRatios[medianCiRank(blockRatios.length)];
+    }
+
+    /** Upper end of the interval of {@link #low}. */
+    double high() {
+      return blockRatios[blockRatios.length - 1 - medianCiRank(blockRatios.length)];
+    }
+
+    /** The 5th percentile of the per-block ratios (the spread of a one-block estimate). */
+    double spreadLow() {
       return nearestRank(blockRatios, 5);
     }
 
-    /** Upper end of the interval: the 95th percentile of the per-block ratios. */
-    double high() {
+    /** The 95th percentile of the per-block ratios. */
+    double spreadHigh() {
       return nearestRank(blockRatios, 95);
     }
   }
@@ -174,22 +195,24 @@ public final class RoundTripPairs {
       results.add(measure(t, "primaryStatement", t.primary(), raw, ryow,
           () -> read(rawStatement, PRIMARY_SELECT_LITERAL), () -> read(ryowStatement, PRIMARY_SELECT_LITERAL), plan));
     }
-    String replica = t.replicas().get(0);
     for (boolean wrote : new boolean[] {false, true}) {
-      try (Connection raw = DriverManager.getConnection(rawReplicaUrl(t));
-          Connection ryow = ryowOn(t, replica, wrote);
-          PreparedStatement rawPrepared = raw.prepareStatement(REPLICA_SELECT);
-          PreparedStatement ryowPrepared = ryow.prepareStatement(REPLICA_SELECT)) {
-        MetricsSnapshot before = ryow.unwrap(RyowConnection.class).clusterMetrics();
-        CaseResult r = measure(t, wrote ? "replicaKnownWatermark" : "replicaEmptyWatermark", replica, raw, ryow,
-            () -> read(rawPrepared), () -> read(ryowPrepared), plan);
-        MetricsSnapshot after = ryow.unwrap(RyowConnection.class).clusterMetrics();
-        long waits = after.waits() - before.waits();
-        if (waits != 0) {
-          throw new IllegalStateException(r.name() + ": ryow's replica reads waited " + waits
-              + " times; the case is about reads that need no wait");
+      try (Connection ryow = ryowOnReplica(t, wrote)) {
+        // The raw side connects to the replica ryow's reads run on (which one depends on the cluster's state).
+        String replica = replicaOf(ryow);
+        try (Connection raw = DriverManager.getConnection(rawReplicaUrl(t, replica));
+            PreparedStatement rawPrepared = raw.prepareStatement(REPLICA_SELECT);
+            PreparedStatement ryowPrepared = ryow.prepareStatement(REPLICA_SELECT)) {
+          MetricsSnapshot before = ryow.unwrap(RyowConnection.class).clusterMetrics();
+          CaseResult r = measure(t, wrote ? "replicaKnownWatermark" : "replicaEmptyWatermark", replica, raw, ryow,
+              () -> read(rawPrepared), () -> read(ryowPrepared), plan);
+          MetricsSnapshot after = ryow.unwrap(RyowConnection.class).clusterMetrics();
+          long waits = after.waits() - before.waits();
+          if (waits != 0) {
+            throw new IllegalStateException(r.name() + ": ryow's replica reads waited " + waits
+                + " times; the case is about reads that need no wait");
+          }
+          results.add(r);
         }
-        results.add(r);
       }
     }
     return results;
@@ -207,36 +230,65 @@ public final class RoundTripPairs {
     checkPort(name, "jdbc:ryow:", ryowConnection, primary, expectedPort);
     long[] countsBefore = digestCounts(t);
 
-    SplittableRandom order = new SplittableRandom(SEED);
+    SplittableRandom random = new SplittableRandom(SEED);
     long[] scratch = new long[2];
     for (int i = 0; i < plan.warmupPairs(); i++) {
-      pair(raw, ryow, order.nextBoolean(), scratch);
+      pair(raw, ryow, random.nextBoolean(), scratch);
     }
     int n = plan.pairs();
     long[] rawNs = new long[n];
     long[] ryowNs = new long[n];
-    for (int i = 0; i < n; i++) {
-      pair(raw, ryow, order.nextBoolean(), scratch);
-      rawNs[i] = scratch[0];
-      ryowNs[i] = scratch[1];
+    boolean[] rawFirst = new boolean[plan.pairsPerBlock()];
+    for (int b = 0; b < plan.blocks(); b++) {
+      shuffledHalves(rawFirst, random);
+      for (int j = 0; j < rawFirst.length; j++) {
+        pair(raw, ryow, rawFirst[j], scratch);
+        int i = b * rawFirst.length + j;
+        rawNs[i] = scratch[0];
+        ryowNs[i] = scratch[1];
+      }
     }
 
-    long[] countsAfter = digestCounts(t);
-    checkPort(name, "raw Connector/J", rawConnection, false, expectedPort);
-    checkPort(name, "jdbc:ryow:", ryowConnection, primary, expectedPort);
     long calls = 2L * (plan.warmupPairs() + n);
     int at = t.servers().indexOf(server);
+    // performance_schema records a statement when it ends, just after the client has its result: the
+    // last one may need a moment to be counted.
+    long[] countsAfter = digestCounts(t);
+    for (long deadline = System.nanoTime() + 3_000_000_000L;
+        countsAfter[at] - countsBefore[at] < calls && System.nanoTime() < deadline; ) {
+      sleep(20);
+      countsAfter = digestCounts(t);
+    }
+    checkPort(name, "raw Connector/J", rawConnection, false, expectedPort);
+    checkPort(name, "jdbc:ryow:", ryowConnection, primary, expectedPort);
     for (int s = 0; s < countsAfter.length; s++) {
       long executed = countsAfter[s] - countsBefore[s];
-      if (s == at ? executed < calls : executed != 0) {
+      if (executed != (s == at ? calls : 0)) {
         throw new IllegalStateException(String.format(Locale.ROOT,
-            "%s: %s executed the select %d times, expected %s (both sides on %s)", name, t.servers().get(s),
-            executed, s == at ? "at least " + calls : "none", server));
+            "%s: %s executed the select %d times, expected %d (both sides on %s)", name, t.servers().get(s),
+            executed, s == at ? calls : 0, server));
       }
     }
     String where = String.format(Locale.ROOT, "@@port %d for both; it executed the select %d times, the other "
         + "servers 0", expectedPort, countsAfter[at] - countsBefore[at]);
     return summarise(name, plan, rawNs, ryowNs, where);
+  }
+
+  /**
+   * Fills {@code rawFirst} with as many {@code true} as {@code false} (one more {@code false} for an odd
+   * length), in a random order: within a block, each side goes first equally often (the second call of
+   * a pair is measurably slower on a busy machine).
+   */
+  static void shuffledHalves(boolean[] rawFirst, SplittableRandom random) {
+    for (int i = 0; i < rawFirst.length; i++) {
+      rawFirst[i] = i < rawFirst.length / 2;
+    }
+    for (int i = rawFirst.length - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      boolean swap = rawFirst[i];
+      rawFirst[i] = rawFirst[j];
+      rawFirst[j] = swap;
+    }
   }
 
   /** Runs one pair, {@code rawFirst} or not; {@code into[0]} raw's ns, {@code into[1]} ryow's. */
@@ -287,21 +339,24 @@ public final class RoundTripPairs {
 
   /** Appends the Markdown table of {@code results}. */
   static void table(List<String> md, List<CaseResult> results) {
-    md.add("| Case | Pairs | raw p50 µs | ryow p50 µs | raw p99 µs | ryow p99 µs | ryow / raw (p50) "
-        + "| per block: 5–95 % (median) | paired difference, median ns (blocks 5–95 %) | Where both ran |");
-    md.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    md.add("| Case | Blocks × pairs | raw p50 µs | ryow p50 µs | raw p99 µs | ryow p99 µs | ryow / raw (p50) "
+        + "| per-block ratio: median (95 % CI) | per-block ratio: 5–95 % | paired difference, median ns "
+        + "(blocks 5–95 %) | Where both ran |");
+    md.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (CaseResult r : results) {
       md.add(String.format(Locale.ROOT,
-          "| %s | %d × %d | %.1f | %.1f | %.1f | %.1f | **%.3f×** | %.3f–%.3f× (%.3f×) | %+.0f (%+.0f to %+.0f) | %s |",
+          "| %s | %d × %d | %.1f | %.1f | %.1f | %.1f | **%.3f×** | %.3f× (%.3f–%.3f×) | %.3f–%.3f× "
+              + "| %+.0f (%+.0f to %+.0f) | %s |",
           r.name(), r.plan().blocks(), r.plan().pairsPerBlock(), r.rawP50Us(), r.ryowP50Us(), r.rawP99Us(),
-          r.ryowP99Us(), r.ratio(), r.low(), r.high(), median(r.blockRatios()), r.differenceNs(),
-          nearestRank(r.blockDifferencesNs(), 5), nearestRank(r.blockDifferencesNs(), 95), r.where()));
+          r.ryowP99Us(), r.ratio(), r.blockMedian(), r.low(), r.high(), r.spreadLow(), r.spreadHigh(),
+          r.differenceNs(), nearestRank(r.blockDifferencesNs(), 5), nearestRank(r.blockDifferencesNs(), 95),
+          r.where()));
     }
     md.add("");
   }
 
-  /** A {@code jdbc:ryow:} connection whose reads run on {@code replica} (after one write if {@code wrote}). */
-  private static Connection ryowOn(Topology t, String replica, boolean wrote) throws SQLException {
+  /** A {@code jdbc:ryow:} connection whose last read ran on a replica (after one write of its own if {@code wrote}). */
+  private static Connection ryowOnReplica(Topology t, boolean wrote) throws SQLException {
     for (int attempt = 0; ; attempt++) {
       Connection c = DriverManager.getConnection(ryowUrl(t));
       if (wrote) {
@@ -314,7 +369,7 @@ public final class RoundTripPairs {
       try (PreparedStatement ps = c.prepareStatement(REPLICA_SELECT)) {
         read(ps); // waits once if wrote; from then on the watermark is known on this replica
       }
-      if (routed.lastServerRole() == ServerRole.REPLICA && replica.equals(routed.lastServerAddress())) {
+      if (routed.lastServerRole() == ServerRole.REPLICA) {
         if (wrote && routed.consistencyToken().isEmpty()) {
           c.close();
           throw new IllegalStateException("the write left no watermark");
@@ -323,10 +378,19 @@ public final class RoundTripPairs {
       }
       c.close();
       if (attempt == 8) {
-        throw new IllegalStateException("no jdbc:ryow: connection read from " + replica + "; last read ran on "
+        throw new IllegalStateException("no jdbc:ryow: connection read from a replica; the last read ran on "
             + routed.lastServerRole() + " " + routed.lastServerAddress());
       }
     }
+  }
+
+  /** The replica {@code ryow}'s last read ran on (as the driver says; {@link #measure} asks the servers). */
+  private static String replicaOf(Connection ryow) throws SQLException {
+    String address = ryow.unwrap(RyowConnection.class).lastServerAddress();
+    if (address == null) {
+      throw new IllegalStateException("the jdbc:ryow: connection has not read yet");
+    }
+    return address;
   }
 
   /** Asks the server that runs {@code c}'s reads (hinted to the primary if {@code primary}) for its port. */
@@ -339,6 +403,15 @@ public final class RoundTripPairs {
       if (port != expected) {
         throw new IllegalStateException(name + ": " + side + " read on port " + port + ", expected " + expected);
       }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
     }
   }
 
@@ -362,8 +435,8 @@ public final class RoundTripPairs {
   }
 
   /** The raw replica URL: the sandbox's parameters and the multi-statement setting ryow's replica connections have. */
-  static String rawReplicaUrl(Topology t) {
-    return t.mysqlUrl(t.replicas().get(0)) + "&" + REPLICA_MULTI_QUERIES;
+  static String rawReplicaUrl(Topology t, String replica) {
+    return t.mysqlUrl(replica) + "&" + REPLICA_MULTI_QUERIES;
   }
 
   /** The raw primary URL: the sandbox's parameters and the GTID tracking ryow's primary connection has. */
@@ -409,6 +482,27 @@ public final class RoundTripPairs {
   /** Nearest-rank percentile of a sorted array. */
   static double nearestRank(double[] sorted, double percentile) {
     return sorted[rank(sorted.length, percentile)];
+  }
+
+  /**
+   * The 0-based rank of the lower end of a distribution-free 95 % confidence interval of the median of
+   * {@code n} values: the largest {@code k} with P(Binomial(n, ½) &lt; k + 1) ≤ 2.5 %, so that the
+   * interval from the {@code k}-th to the {@code (n-1-k)}-th smallest covers the median with ≥ 95 %
+   * (n = 30: the 10th to 21st of 30); 0 when no rank qualifies (n &lt; 6).
+   */
+  static int medianCiRank(int n) {
+    double p = Math.pow(0.5, n);
+    double cdf = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      cdf += p;
+      if (cdf > 0.025) {
+        break;
+      }
+      k = i + 1;
+      p = p * (n - i) / (i + 1);
+    }
+    return Math.max(0, k - 1);
   }
 
   private static int rank(int n, double percentile) {

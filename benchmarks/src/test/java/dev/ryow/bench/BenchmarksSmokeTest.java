@@ -95,7 +95,13 @@ class BenchmarksSmokeTest {
     assertThat(slower.differenceNs()).isEqualTo(500.0);
     assertThat(slower.blockRatios()).hasSize(20).isSorted();
     assertThat(slower.blockRatios()[0]).isGreaterThan(1);
-    assertThat(slower.low()).isLessThanOrEqualTo(slower.high());
+    assertThat(slower.low()).isGreaterThan(1).isLessThanOrEqualTo(slower.blockMedian())
+        .isEqualTo(slower.blockRatios()[RoundTripPairs.medianCiRank(20)]);
+    assertThat(slower.high()).isGreaterThanOrEqualTo(slower.blockMedian());
+    // 95 % intervals of a median: the 10th-21st of 30 values, the 6th-15th of 20; none from fewer than 6
+    assertThat(RoundTripPairs.medianCiRank(30)).isEqualTo(9);
+    assertThat(RoundTripPairs.medianCiRank(20)).isEqualTo(5);
+    assertThat(RoundTripPairs.medianCiRank(5)).isZero();
 
     // A wrapper measured faster than what it wraps, beyond the interval: reported as an error, never as met.
     RoundTripPairs.CaseResult faster = RoundTripPairs.summarise("primaryPrepared", plan, ryow, raw, "here");
@@ -106,10 +112,18 @@ class BenchmarksSmokeTest {
         "Replica read needing no wait vs plain replica read (replicaKnownWatermark)",
         "End-to-end round trip, primary point select (primaryPrepared)");
     assertThat(targets.get(0).met()).isTrue();
-    assertThat(targets.get(0).figure()).startsWith("1.005× (blocks 5–95 %: ").contains("20 × 5 pairs", "+0.5 µs");
+    assertThat(targets.get(0).figure()).startsWith("1.005× (per block: median 1.00").contains("95 % CI 1.00",
+        "20 × 5 pairs", "+0.5 µs");
     assertThat(targets.get(1).met()).isFalse();
     assertThat(targets.get(1).figure()).contains("below 1 beyond the interval: a measurement error");
     assertThat(Files.readString(dir.resolve("jmh.md"))).contains("| replicaKnownWatermark | 20 × 5 | 102.1 | 102.6 |");
+    boolean[] order = new boolean[1000];
+    RoundTripPairs.shuffledHalves(order, new java.util.SplittableRandom(1));
+    int rawFirst = 0;
+    for (boolean b : order) {
+      rawFirst += b ? 1 : 0;
+    }
+    assertThat(rawFirst).as("raw first in half of a block's pairs").isEqualTo(500);
   }
 
   @Test
