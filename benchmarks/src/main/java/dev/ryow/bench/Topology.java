@@ -61,6 +61,16 @@ public final class Topology {
     return new Topology(prefix + String.join(",", hosts) + tail);
   }
 
+  /** The same primary, database and parameters with {@code replica} as the only replica. */
+  public Topology withOnlyReplica(String replica) {
+    if (!replicas().contains(replica)) {
+      throw new IllegalArgumentException(replica + " is not a replica of " + hosts);
+    }
+    String prefix = "jdbc:ryow:mysql://";
+    String tail = ryowUrl.substring(ryowUrl.indexOf('/', prefix.length()));
+    return new Topology(prefix + primary() + "," + replica + tail);
+  }
+
   /** From the environment, as described on the class. */
   public static Topology fromEnvironment() {
     String url = System.getenv("RYOW_SANDBOX_URL");

@@ -209,6 +209,10 @@ class BenchmarksSmokeTest {
     assertThat(t.replicationUrl()).startsWith("jdbc:mysql:replication://" + String.join(",", t.servers()) + "/");
     assertThat(t.ryowUrl("ryow.gtidCapture=query")).endsWith("ryow.gtidCapture=query");
     assertThat(t.mysqlUrl(t.primary(), "a", "b")).contains("user=a", "password=b");
+    Topology one = t.withOnlyReplica(t.replicas().get(0));
+    assertThat(one.servers()).containsExactly(t.primary(), t.replicas().get(0));
+    assertThat(one.ryowUrl()).isEqualTo(t.ryowUrl().replace("," + String.join(",", t.replicas()) + "/",
+        "," + t.replicas().get(0) + "/"));
   }
 
   @Test
