@@ -301,7 +301,17 @@ final class StatementScan {
       }
       switch (cls) {
         case C_WORD: {
-          final int e = SqlLexer.wordEnd(s, i + 1);
+          // The word's end, and the char there (0 at the end of the text): a space is skipped at
+          // once, without being read again.
+          int e = i + 1;
+          char after = 0;
+          while (e < n) {
+            after = s.charAt(e);
+            if (!SqlLexer.isWordChar(after)) {
+              break;
+            }
+            e++;
+          }
           c |= dml; // the word before, not called
           int k;
           if (afterDot) {
@@ -325,7 +335,7 @@ final class StatementScan {
           prev1 = k;
           nameEnd = e;
           afterDot = false;
-          i = e;
+          i = after == ' ' ? e + 1 : e; // a word char is never ' ': after == ' ' means e < n
           continue;
         }
         case C_OPEN:
