@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * The end-to-end workload: N threads, each writes its own row on the primary and reads it back at
  * once, for a fixed time, under four lag conditions, through each {@linkplain Approaches approach}.
  * Stale reads are counted by the client (the row read back is missing or old); where reads ran and
- * how many statements each iteration cost are counted on the servers (performance_schema).
+ * how many statements each iteration cost are counted on the servers (performance_schema); the replicas'
+ * apply delay (primary's commit to the replica's end of apply) is sampled from the servers' own timestamps
+ * by an {@link ApplyDelaySampler}.
  *
  * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
  * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--delay-ms D] [--repeat N]
@@ -61,9 +63,25 @@ public final class Workload {
   /** One cell's figures. */
   record Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
       double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
-      long statements, long roundTrips, int run) {
+      long statements, long roundTrips, int run, long[] applyDelayMicros) {
     /** Without forwarders, round trips are not counted. */
     static final long NOT_COUNTED = -1;
+
+    /** A cell without apply-delay samples. */
+    Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
+        double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
+        long statements, long roundTrips, int run) {
+      this(approach, condition, iterations, seconds, stale, errors, readP50, readP99, writeP50, writeP99,
+          primaryReads, replicaReads, statements, roundTrips, run, new long[0]);
+    }
+
+    /**
+     * Percentile of the replicas' apply delay (primary's commit to replica's end of apply, from the servers'
+     * timestamps, see {@link ApplyDelaySampler}) in ms; NaN without samples.
+     */
+    double applyDelayMs(double p) {
+      return percentileMs(applyDelayMicros, p) * 1000;
+    }
 
     double iterationsPerSecond() {
       return iterations / seconds;
@@ -297,6 +315,7 @@ public final class Workload {
   private Cell cell(Approach approach, Condition condition, String table, int duration, String label, int run)
       throws Exception {
     Lag lag = new Lag(condition);
+    ApplyDelaySampler sampler = null;
     try (Workers workers = approach.open(clients, threads, table)) {
       for (int t = 0; t < threads; t++) {
         // Prime: the first write and read open whatever connections the approach opens lazily.
@@ -312,6 +331,7 @@ public final class Workload {
       long[][] writeNanos = new long[threads][];
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch done = new CountDownLatch(threads);
+      sampler = ApplyDelaySampler.start(topology.replicas().stream().map(this::adminUrl).toList());
       lag.start();
       long start = System.nanoTime();
       List<Thread> running = new ArrayList<>();
@@ -365,6 +385,8 @@ public final class Workload {
         th.join();
       }
       long flights = roundTrips() - flightsBefore;
+      long[] applyDelays = sampler.stop();
+      sampler.close();
       Counts after = counts(table);
       lag.stop();
       progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), true);
@@ -377,8 +399,11 @@ public final class Workload {
           percentileMs(allReads, 50), percentileMs(allReads, 99), percentileMs(allWrites, 50),
           percentileMs(allWrites, 99), after.primaryReads - before.primaryReads,
           after.replicaReads - before.replicaReads, after.statements - before.statements,
-          forwarders.isEmpty() ? Cell.NOT_COUNTED : flights, run);
+          forwarders.isEmpty() ? Cell.NOT_COUNTED : flights, run, applyDelays);
     } finally {
+      if (sampler != null) {
+        sampler.close();
+      }
       lag.stop();
       resumeReplicas();
       topology.awaitReplicasCaughtUp(120);

@@ -55,7 +55,9 @@ final class WorkloadReport {
       long replicaReads = 0;
       long statements = 0;
       long roundTrips = 0;
+      List<long[]> applyDelays = new ArrayList<>();
       for (Cell c : g) {
+        applyDelays.add(c.applyDelayMicros());
         iterations += c.iterations();
         seconds += c.seconds();
         stale += c.stale();
@@ -67,9 +69,16 @@ final class WorkloadReport {
       }
       merged.add(new Cell(f.approach(), f.condition(), iterations, seconds, stale, errors,
           median(g, Cell::readP50), median(g, Cell::readP99), median(g, Cell::writeP50), median(g, Cell::writeP99),
-          primaryReads, replicaReads, statements, roundTrips, 0));
+          primaryReads, replicaReads, statements, roundTrips, 0, pooled(applyDelays)));
     }
     return merged;
+  }
+
+  /** The runs' samples in one sorted array. */
+  private static long[] pooled(List<long[]> parts) {
+    long[] all = parts.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+    java.util.Arrays.sort(all);
+    return all;
   }
 
   static double median(List<Cell> cells, java.util.function.ToDoubleFunction<Cell> f) {
@@ -92,6 +101,8 @@ final class WorkloadReport {
     md.addAll(settingsLines());
     md.add("");
     md.addAll(table());
+    md.add("");
+    md.addAll(applyDelayTable());
     md.add("");
     md.add("![Workload chart](workload.svg)");
     md.add("");
@@ -126,6 +137,16 @@ final class WorkloadReport {
       md.add("- With " + settings.runs() + " runs, each cell ran once per round; the table pools the runs' counts and"
           + " shows the median of their percentiles; *p50 per run* is the range of the runs' read p50s.");
     }
+    md.add("- **Replica apply delay**: while each cell runs, every " + ApplyDelaySampler.INTERVAL_MS + " ms, the admin "
+        + "user reads each replica's `performance_schema.replication_applier_status_by_worker` (one row per applier "
+        + "worker: the last transaction it applied) and takes `LAST_APPLIED_TRANSACTION_END_APPLY_TIMESTAMP` − "
+        + "`LAST_APPLIED_TRANSACTION_ORIGINAL_COMMIT_TIMESTAMP`: the first is when the replica's worker finished "
+        + "applying the transaction (the replica's clock), the second when the primary wrote it to its binary log "
+        + "(the primary's clock; all servers here share one machine's clock), both to the microsecond. Each "
+        + "transaction counts once per replica (by GTID), those applied before the cell's first sample are left "
+        + "out, and p50/p99 pool both replicas and all runs of the cell. It is a sample (the last transaction per "
+        + "worker at each poll), not every write; under pulse and blocked lag, transactions still unapplied when "
+        + "the cell ends are not in it, and under storm nothing is applied during the cell (–).");
     md.add("- Latencies are measured by the client around `write` (everything the approach does to write, e.g. "
         + "`setReadOnly(false)` or the GTID capture) and `read` (everything it does to read, e.g. the wait).");
     md.add("- The pooled approaches (`" + POOLED + "`, `" + POOLED_REFERENCE + "`) borrow from a HikariCP pool "
@@ -141,6 +162,8 @@ final class WorkloadReport {
         settings.forwarded() ? String.format(Locale.ROOT, ", %.1f ms each way", settings.delayMs()) : "").svg());
     Target.write(out.resolve("workload-targets.tsv"), targets);
     System.out.println(String.join("\n", table()));
+    System.out.println();
+    System.out.println(String.join("\n", applyDelayTable()));
     System.out.println();
     System.out.println(Target.header());
     targets.forEach(t -> System.out.println(t.row()));
@@ -206,14 +229,39 @@ final class WorkloadReport {
     return l;
   }
 
+  /**
+   * Per condition and approach: how long after the primary's commit the replicas had applied the writes
+   * (see {@link ApplyDelaySampler}), pooled over both replicas and all runs.
+   */
+  List<String> applyDelayTable() {
+    List<String> l = new ArrayList<>();
+    l.add("Replica apply delay (primary's commit to the replica's end of apply, from the servers' timestamps):");
+    l.add("");
+    l.add("| Condition | Approach | Transactions sampled | Replica apply delay p50 / p99 ms |");
+    l.add("|---|---|---:|---:|");
+    for (Cell c : cells) {
+      l.add(String.format(Locale.ROOT, "| %s | %s | %d | %s |", c.condition().label, c.approach(),
+          c.applyDelayMicros().length, applyDelayText(c)));
+    }
+    return l;
+  }
+
+  /** {@code p50 / p99} in ms, or a dash without samples. */
+  static String applyDelayText(Cell c) {
+    return c.applyDelayMicros().length == 0 ? "–"
+        : String.format(Locale.ROOT, "%.2f / %.2f", c.applyDelayMs(50), c.applyDelayMs(99));
+  }
+
   List<String> csv() {
     List<String> l = new ArrayList<>();
     l.add("condition,approach,iterations,seconds,stale,errors,read_p50_ms,read_p99_ms,write_p50_ms,write_p99_ms,"
-        + "primary_reads,replica_reads,statements,round_trips,run");
+        + "primary_reads,replica_reads,statements,round_trips,run,apply_delay_samples,apply_delay_p50_ms,"
+        + "apply_delay_p99_ms");
     for (Cell c : runs) {
-      l.add(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d", c.condition().label,
-          c.approach(), c.iterations(), c.seconds(), c.stale(), c.errors(), c.readP50(), c.readP99(), c.writeP50(),
-          c.writeP99(), c.primaryReads(), c.replicaReads(), c.statements(), c.roundTrips(), Math.max(1, c.run())));
+      l.add(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%.3f,%.3f",
+          c.condition().label, c.approach(), c.iterations(), c.seconds(), c.stale(), c.errors(), c.readP50(),
+          c.readP99(), c.writeP50(), c.writeP99(), c.primaryReads(), c.replicaReads(), c.statements(), c.roundTrips(),
+          Math.max(1, c.run()), c.applyDelayMicros().length, c.applyDelayMs(50), c.applyDelayMs(99)));
     }
     return l;
   }

@@ -283,8 +283,10 @@ class BenchmarksSmokeTest {
           case "primary-only-pooled" -> 1.6;
           default -> 2.0;
         };
+        // Apply delays sampled only in ryow's cells: µs, two per run.
+        long[] applied = a.name().equals("ryow") ? new long[] {400 + 100 * run, 900 + 100 * run} : new long[0];
         cells.add(new Cell(a.name(), Condition.NONE, 1000, 10, 0, 0, p50, 3 * p50, 1.0, 3, 0, 1000, 3000,
-            a.name().equals("primary-only") ? 2000 : 3000, run));
+            a.name().equals("primary-only") ? 2000 : 3000, run, applied));
       }
     }
     Workload.Settings settings = new Workload.Settings("2025-01-01T00:00:00Z", 200, 4, 10, 2, 200, 1000,
@@ -312,7 +314,19 @@ class BenchmarksSmokeTest {
         "1.20–1.40", "adds 0.50 ms each way",
         "ryow-pooled and primary-only-pooled: a HikariCP pool of 2 connections for the 4 threads",
         "include the wait for a free pooled connection");
-    assertThat(Files.readAllLines(dir.resolve("workload.csv"))).hasSize(1 + 3 * approaches.size());
+    // Apply delay pooled over the runs (500, 600, 700, 1000, 1100, 1200 µs: nearest-rank p50 700, p99 1200).
+    assertThat(md).contains("| Condition | Approach | Transactions sampled | Replica apply delay p50 / p99 ms |",
+        "| none | ryow | 6 | 0.70 / 1.20 |", "| none | primary-only | 0 | – |",
+        "LAST_APPLIED_TRANSACTION_END_APPLY_TIMESTAMP");
+    List<String> csv = Files.readAllLines(dir.resolve("workload.csv"));
+    assertThat(csv).hasSize(1 + 3 * approaches.size());
+    assertThat(csv.get(0)).endsWith(",run,apply_delay_samples,apply_delay_p50_ms,apply_delay_p99_ms");
+    assertThat(csv).contains("none,ryow,1000,10.000,0,0,1.2000,3.6000,1.0000,3.0000,0,1000,3000,3000,1,2,0.500,1.000");
+    // The summary copies the main table only, not the apply-delay table.
+    Path network = dir.resolve(Summary.NETWORK);
+    Files.createDirectories(network);
+    Files.copy(dir.resolve("workload.md"), network.resolve("workload.md"));
+    assertThat(Summary.summary(dir, "")).anyMatch(l -> l.startsWith("| none | ryow | 100 |")).noneMatch(l -> l.contains("Transactions sampled"));
     assertThat(Files.readString(dir.resolve("workload.svg"))).contains("Round trips per iteration");
   }
 
