@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -81,7 +82,9 @@ public final class Cluster {
   private volatile ReplicaEndpoint primary;
   private volatile long primaryEpoch;
   private volatile long primaryConfirmedNanos = System.nanoTime();
-  private volatile PrimaryPosition primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
+  /** How many primary polls were sent ({@link #primaryPollTicket}); also taken by a move of the primary. */
+  private final AtomicLong primaryPolls = new AtomicLong();
+  private volatile PrimaryPosition primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1, 0);
   /** The last poll of the current primary (null after a move, until it is polled). */
   private volatile @Nullable PollSnapshot primaryPoll;
   /** What every read through this cluster's connections in this JVM saw (monotonic reads, {@code jvm} mode). */
@@ -94,10 +97,26 @@ public final class Cluster {
    * What the poller read on the primary.
    *
    * @param executed its {@code gtid_executed}
+   * @param pollTicket the poll's {@link #primaryPollTicket}: what a watermark held when its stamp
+   *     ({@link #primaryPollsSent}) was below this number had committed before the query was sent
    * @param polledAtNanos {@link System#nanoTime()} just before the query was sent: everything
    *     committed on the primary before that instant is in {@code executed}
    */
-  public record PrimaryPosition(GtidSet executed, long polledAtNanos) {}
+  public record PrimaryPosition(GtidSet executed, long polledAtNanos, long pollTicket) {}
+
+  /**
+   * Numbers a primary poll just before its query is sent. A poll whose number is above a watermark's
+   * stamp ({@link #primaryPollsSent} when it last grew) was sent after that growth: cheaper on a
+   * write than {@link System#nanoTime()}.
+   */
+  long primaryPollTicket() {
+    return primaryPolls.incrementAndGet();
+  }
+
+  /** The stamp of a watermark that grows now: polls numbered above it are sent after. */
+  public long primaryPollsSent() {
+    return primaryPolls.get();
+  }
 
   /** Builds the shared state for a config; the poller starts with the first logical connection. */
   public Cluster(RyowConfig config, ConnectorJ connector) {
@@ -294,13 +313,13 @@ public final class Cluster {
     return primaryPosition;
   }
 
-  void primaryExecuted(PollSnapshot poll) {
+  void primaryExecuted(PollSnapshot poll, long pollTicket) {
     primaryPoll = poll;
-    primaryExecuted(poll.position().executed(), poll.startedNanos());
+    primaryExecuted(poll.position().executed(), poll.startedNanos(), pollTicket);
   }
 
-  void primaryExecuted(GtidSet executed, long polledAtNanos) {
-    primaryPosition = new PrimaryPosition(executed, polledAtNanos);
+  void primaryExecuted(GtidSet executed, long polledAtNanos, long pollTicket) {
+    primaryPosition = new PrimaryPosition(executed, polledAtNanos, pollTicket);
     primaryExecuted.advance(executed);
     primaryConfirmedNanos = polledAtNanos;
     stateVersion.bump();
@@ -584,7 +603,8 @@ public final class Cluster {
     found.health(Health.PRIMARY, 0, "");
     old.health(Health.UNKNOWN, 0, "was the primary until " + why);
     primary = found;
-    primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1);
+    // Empty, and after every watermark's stamp: each is checked against the new primary (forgetting).
+    primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1, primaryPollTicket());
     primaryPoll = null;
     // What the old primary executed says nothing of the new one (it may have lost some of it).
     primaryExecuted.clear();

@@ -176,13 +176,14 @@ final class ClusterMonitor {
   private GtidSet pollPrimary(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
     String trouble;
     long polledAt = System.nanoTime();
+    long ticket = cluster.primaryPollTicket();
     try {
       ServerStatus status = poll(monitors, primary);
       cluster.distinctServers().learned(primary, status.serverUuid());
       metrics.positionPolled();
       primaryInGroup = status.groupMember();
       if (!status.readOnly()) {
-        cluster.primaryExecuted(primary.observePrimary(status, polledAt));
+        cluster.primaryExecuted(primary.observePrimary(status, polledAt), ticket);
         return status.gtidExecuted();
       }
       trouble = "the primary " + primary + " is read-only";

@@ -66,8 +66,8 @@ final class ReadConsistency {
   private final ReadPlanCache plans = new ReadPlanCache();
   /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
   private long watermarkCheckedEpoch;
-  /** When the watermark last grew ({@link System#nanoTime()}): a primary poll after it must contain it. */
-  private long watermarkGrewNanos = System.nanoTime();
+  /** When the watermark last grew ({@link Cluster#primaryPollsSent}): a primary poll sent after it must contain it. */
+  private long watermarkGrewAt;
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
   /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
@@ -75,6 +75,7 @@ final class ReadConsistency {
 
   ReadConsistency(Cluster cluster, Watermark watermark, boolean queryCapture, PrimaryAccess primary, ReplicaSet replicas) {
     this.cluster = cluster;
+    this.watermarkGrewAt = cluster.primaryPollsSent();
     this.watermark = watermark;
     this.queryCapture = queryCapture;
     this.primary = primary;
@@ -414,7 +415,7 @@ final class ReadConsistency {
 
   /** The watermark grew by {@code covering}: it joins the scope bound to the thread, if any. */
   private void grew(GtidSet covering) {
-    watermarkGrewNanos = System.nanoTime();
+    watermarkGrewAt = cluster.primaryPollsSent();
     ConsistencyScope scope = ConsistencyScope.current();
     if (scope != null) {
       scope.advance(covering);
@@ -429,14 +430,14 @@ final class ReadConsistency {
    */
   private void forgetWhatThePrimaryLacks() throws SQLException {
     Cluster.PrimaryPosition position = cluster.primaryPosition();
-    if (position.polledAtNanos() - watermarkGrewNanos <= 0 || !primary.current()) {
+    if (position.pollTicket() - watermarkGrewAt <= 0 || !primary.current()) {
       return;
     }
     GtidSet wm = watermark.current();
     if (wm.isEmpty() || position.executed().contains(wm)) {
       return;
     }
-    watermarkGrewNanos = System.nanoTime();
+    watermarkGrewAt = cluster.primaryPollsSent();
     forgetLost(wm);
   }
 
@@ -531,7 +532,7 @@ final class ReadConsistency {
   void mergeConsistencyToken(String token) throws SQLException {
     TokenCodec.Contents contents = cluster.tokenCodec().read(token);
     watermark.advance(contents.writes());
-    watermarkGrewNanos = System.nanoTime();
+    watermarkGrewAt = cluster.primaryPollsSent();
     if (monotonicReads) {
       reads.imported(contents.reads(), contents.pendingServers(), System.nanoTime());
     }
