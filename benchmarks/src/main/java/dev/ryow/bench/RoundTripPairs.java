@@ -264,16 +264,21 @@ public final class RoundTripPairs {
     }
     checkPort(name, "raw Connector/J", rawConnection, false, expectedPort);
     checkPort(name, "jdbc:ryow:", ryowConnection, primary, expectedPort);
+    // On the expected server, performance_schema has been seen to count one execution of 66,000 short
+    // (twice, after the case's results were all read and checked); a shortfall of at most 1 in 10,000 is
+    // accepted and reported. Any execution on another server, or more than were sent, fails.
+    long tolerated = calls / 10_000;
     for (int s = 0; s < countsAfter.length; s++) {
       long executed = countsAfter[s] - countsBefore[s];
-      if (executed != (s == at ? calls : 0)) {
+      boolean ok = s == at ? executed <= calls && executed >= calls - tolerated : executed == 0;
+      if (!ok) {
         throw new IllegalStateException(String.format(Locale.ROOT,
             "%s: %s executed the select %d times, expected %d (both sides on %s)", name, t.servers().get(s),
             executed, s == at ? calls : 0, server));
       }
     }
-    String where = String.format(Locale.ROOT, "@@port %d for both; it executed the select %d times, the other "
-        + "servers 0", expectedPort, countsAfter[at] - countsBefore[at]);
+    String where = String.format(Locale.ROOT, "@@port %d for both; it executed the select %d times (%d sent), the "
+        + "other servers 0", expectedPort, countsAfter[at] - countsBefore[at], calls);
     return summarise(name, plan, rawNs, ryowNs, where);
   }
 
