@@ -50,7 +50,7 @@ public final class CpuTimeProfiler implements InternalProfiler {
   }
 
   @Override
-  public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+  public Collection<? extends Result<?>> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
       IterationResult result) {
     long used = 0;
     for (Map.Entry<Long, Long> e : workerCpu().entrySet()) {

@@ -369,10 +369,22 @@ public final class Demo {
       }
     }
 
+    /**
+     * Waits for the lag thread to stop even if interrupted (else it could stop an applier after the
+     * restart below), then restores the caller's interrupt status.
+     */
     @Override
-    public void close() throws Exception {
+    public void close() throws SQLException {
       running.set(false);
-      thread.join();
+      boolean interrupted = false;
+      while (true) {
+        try {
+          thread.join();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
       Runtime.getRuntime().removeShutdownHook(resume);
       try {
         execAll("UNLOCK TABLES");
@@ -380,6 +392,9 @@ public final class Demo {
       } finally {
         for (Connection c : admins) {
           c.close();
+        }
+        if (interrupted) {
+          Thread.currentThread().interrupt();
         }
       }
     }

@@ -353,19 +353,20 @@ public final class JmhSuite {
 
     /** {@code cpu.time.norm} (CPU ns/op, {@link CpuTimeProfiler}), NaN if not reported. */
     private static double cpu(RunResult r) {
-      for (Map.Entry<String, Result> e : r.getSecondaryResults().entrySet()) {
-        if (e.getKey().endsWith("cpu.time.norm")) {
-          return e.getValue().getScore();
-        }
-      }
-      return Double.NaN;
+      return secondary(r, "cpu.time.norm");
     }
 
     /** {@code gc.alloc.rate.norm} (B/op), NaN if the profiler did not report it. */
     private static double allocation(RunResult r) {
-      for (Map.Entry<String, Result> e : r.getSecondaryResults().entrySet()) {
-        if (e.getKey().endsWith("gc.alloc.rate.norm")) {
-          return e.getValue().getScore();
+      return secondary(r, "gc.alloc.rate.norm");
+    }
+
+    /** The score of the secondary result whose name ends with {@code suffix}, NaN if none does. */
+    private static double secondary(RunResult r, String suffix) {
+      // JMH declares the map's values as the raw type Result; only the score is read.
+      for (String name : r.getSecondaryResults().keySet()) {
+        if (name.endsWith(suffix)) {
+          return r.getSecondaryResults().get(name).getScore();
         }
       }
       return Double.NaN;
