@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.proxy;
 
 import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
@@ -9,8 +10,8 @@ import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.Session;
-import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Array;
 import java.sql.Blob;
 import java.sql.CallableStatement;
@@ -63,16 +64,16 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
     return session.primary();
   }
 
-  /** {@link Session#acquire(StatementKind)}. */
+  /** {@link Session#begin}. */
   @Override
-  public PhysicalConnection acquire(StatementKind kind) throws SQLException {
-    return session.acquire(kind);
+  public PhysicalConnection begin(Execution execution) throws SQLException {
+    return session.begin(execution);
   }
 
-  /** {@link Session#completed}. */
+  /** {@link Session#done}. */
   @Override
-  public void completed(StatementKind ranAs, PhysicalConnection on) throws SQLException {
-    session.completed(ranAs, on);
+  public void done(Execution execution) throws SQLException {
+    session.done(execution);
   }
 
   /** {@link Session#linkFailed}: the exception hook of every wrapper. */
@@ -85,22 +86,25 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
 
   @Override
   public String consistencyToken() throws SQLException {
-    return session.consistencyToken();
+    session.checkOpen();
+    return session.consistency().consistencyToken();
   }
 
   @Override
   public void mergeConsistencyToken(String token) throws SQLException {
-    session.mergeConsistencyToken(token);
+    session.checkOpen();
+    session.consistency().mergeConsistencyToken(token);
   }
 
   @Override
   public void setConsistencyMode(@Nullable ConsistencyMode mode) throws SQLException {
-    session.setConsistencyMode(mode);
+    session.checkOpen();
+    session.consistency().setConsistencyMode(mode);
   }
 
   @Override
   public ConsistencyMode consistencyMode() {
-    return session.consistencyMode();
+    return session.consistency().consistencyMode();
   }
 
   @Override
@@ -120,17 +124,18 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
 
   @Override
   public MetricsSnapshot clusterMetrics() {
-    return session.clusterMetrics();
+    return session.cluster().live().metrics().snapshot();
   }
 
   @Override
   public String clusterName() {
-    return session.clusterName();
+    return session.cluster().name();
   }
 
   @Override
   public boolean lastReadStale() {
-    return session.lastReadStale();
+    ReadReport last = session.lastRead();
+    return last != null && last.placement() == ReadPlacement.REPLICA_STALE;
   }
 
   // ---------------------------------------------------------------- statements
@@ -220,46 +225,56 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
     return session.primary().jdbc().nativeSQL(sql);
   }
 
+  /** The primary's connection for a call of its transaction (savepoints), with the application's flags synced. */
+  private Connection inTransaction() throws SQLException {
+    session.checkOpen();
+    return session.transactions().primaryInTransaction();
+  }
+
   // ---------------------------------------------------------------- transactions and session state
 
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
-    session.setAutoCommit(autoCommit);
+    session.checkOpen();
+    session.transactions().setAutoCommit(autoCommit);
   }
 
   @Override
   public boolean getAutoCommit() throws SQLException {
-    return session.autoCommit();
+    session.checkOpen();
+    return session.transactions().autoCommit();
   }
 
   @Override
   public void commit() throws SQLException {
-    session.commit();
+    session.checkOpen();
+    session.transactions().commit();
   }
 
   @Override
   public void rollback() throws SQLException {
-    session.rollback();
+    session.checkOpen();
+    session.transactions().rollback();
   }
 
   @Override
   public void rollback(Savepoint savepoint) throws SQLException {
-    session.primaryInTransaction().rollback(savepoint);
+    inTransaction().rollback(savepoint);
   }
 
   @Override
   public Savepoint setSavepoint() throws SQLException {
-    return session.primaryInTransaction().setSavepoint();
+    return inTransaction().setSavepoint();
   }
 
   @Override
   public Savepoint setSavepoint(String name) throws SQLException {
-    return session.primaryInTransaction().setSavepoint(name);
+    return inTransaction().setSavepoint(name);
   }
 
   @Override
   public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-    session.primaryInTransaction().releaseSavepoint(savepoint);
+    inTransaction().releaseSavepoint(savepoint);
   }
 
   /**
@@ -269,12 +284,14 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
    */
   @Override
   public void setReadOnly(boolean readOnly) throws SQLException {
-    session.setReadOnly(readOnly);
+    session.checkOpen();
+    session.transactions().setReadOnly(readOnly);
   }
 
   @Override
   public boolean isReadOnly() throws SQLException {
-    return session.readOnly();
+    session.checkOpen();
+    return session.transactions().readOnly();
   }
 
   /**
@@ -283,7 +300,8 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
    */
   @Override
   public void setCatalog(String catalog) throws SQLException {
-    session.setCatalog(catalog);
+    session.checkOpen();
+    session.settings().setCatalog(catalog);
   }
 
   @Override
@@ -297,7 +315,8 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
    */
   @Override
   public void setSchema(String schema) throws SQLException {
-    session.setSchema(schema);
+    session.checkOpen();
+    session.settings().setSchema(schema);
   }
 
   @Override
@@ -307,7 +326,8 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
 
   @Override
   public void setTransactionIsolation(int level) throws SQLException {
-    session.setTransactionIsolation(level);
+    session.checkOpen();
+    session.settings().isolation(level);
   }
 
   @Override
@@ -317,7 +337,8 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
 
   @Override
   public void setHoldability(int holdability) throws SQLException {
-    session.setHoldability(holdability);
+    session.checkOpen();
+    session.settings().holdability(holdability);
   }
 
   @Override
@@ -327,7 +348,8 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
 
   @Override
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
-    session.setNetworkTimeout(executor, milliseconds);
+    session.checkOpen();
+    session.settings().networkTimeout(executor, milliseconds);
   }
 
   @Override
@@ -347,12 +369,12 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
 
   @Override
   public void setClientInfo(String name, @Nullable String value) throws SQLClientInfoException {
-    session.setClientInfo(name, value);
+    session.settings().clientInfo(name, value);
   }
 
   @Override
   public void setClientInfo(Properties properties) throws SQLClientInfoException {
-    session.setClientInfo(properties);
+    session.settings().clientInfo(properties);
   }
 
   @Override

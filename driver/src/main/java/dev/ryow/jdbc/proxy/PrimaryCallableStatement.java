@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.proxy;
 
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -25,6 +26,8 @@ final class PrimaryCallableStatement extends DelegatingCallableStatement {
   private final PhysicalConnection on;
   private final ResultSetWrappers results;
   private boolean closed;
+  /** Every execution of the call, handed to the session (always the primary, always a write). */
+  private final Execution execution = new Execution(this);
 
   PrimaryCallableStatement(PrimaryCalls connection, PhysicalConnection on, CallableStatement physical) {
     this.connection = connection;
@@ -39,12 +42,16 @@ final class PrimaryCallableStatement extends DelegatingCallableStatement {
       throw RoutingStatement.closedStatement();
     }
     if (connection.primary() != on) {
-      throw new SQLRecoverableException(
-          "The connection to the primary was re-established (reconnect or failover) after this CallableStatement"
-              + " was prepared: prepare the call again.",
-          "08003");
+      throw primaryReestablished();
     }
     return physical;
+  }
+
+  private static SQLException primaryReestablished() {
+    return new SQLRecoverableException(
+        "The connection to the primary was re-established (reconnect or failover) after this CallableStatement"
+            + " was prepared: prepare the call again.",
+        "08003");
   }
 
   @Override
@@ -65,11 +72,13 @@ final class PrimaryCallableStatement extends DelegatingCallableStatement {
 
   private void beforeExecute() throws SQLException {
     delegate();
-    connection.acquire(StatementKind.WRITE);
+    if (connection.begin(execution.of(StatementKind.WRITE, "", 0, false)) != on) {
+      throw primaryReestablished();
+    }
   }
 
   private void afterExecute() throws SQLException {
-    connection.completed(StatementKind.WRITE, on);
+    connection.done(execution);
   }
 
   @Override

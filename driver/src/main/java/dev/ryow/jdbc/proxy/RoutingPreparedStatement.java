@@ -1,7 +1,7 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.ParameterRecorder;
-import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
 import dev.ryow.jdbc.server.Sql;
@@ -79,7 +79,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
         if (ps != null) {
           primaryChanged(ps);
         }
-        ps = configure(session.createIn(database, on, c -> shape.prepare(c, sql)));
+        ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, sql)));
         onPrimary = ps;
         primaryOwner = on;
       }
@@ -92,7 +92,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
       if (ps != null) {
         ps.close();
       }
-      ps = configure(session.createIn(database, on, c -> shape.prepare(c, sql)));
+      ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, sql)));
       onReplica = ps;
       replicaOwner = on;
     }
@@ -102,33 +102,30 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   }
 
   /**
-   * Runs the query on {@code on} with the wait for {@code wait} in the same round trip: the wait's
+   * Runs the query on {@code on} with the wait {@code x} carries in the same round trip: the wait's
    * result first (an update count), the query's after it. A wait that does not succeed fails the
    * packet before the query runs ({@link PipelinedWait}).
    */
-  private ResultSet executePipelined(PhysicalConnection on, GtidSet wait, long deadline) throws SQLException {
+  private ResultSet executePipelined(PhysicalConnection on, Execution x) throws SQLException {
     PreparedStatement ps = pipelined;
     if (ps == null || pipelinedOwner != on) {
       if (ps != null) {
         ps.close();
       }
       String text = PipelinedWait.PREFIX + sql;
-      ps = configure(session.createIn(database, on, c -> shape.prepare(c, text)));
+      ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, text)));
       pipelined = ps;
       pipelinedOwner = on;
     }
-    ps.setString(1, wait.toString());
-    ps.setBigDecimal(2, session.waitTimeoutSeconds(deadline));
+    PipelinedWait.bind(ps, x);
     recorder.replay(ps, PipelinedWait.PARAMETERS);
     current = ps;
     currentOn = on;
-    timed(ps, deadline).execute();
+    timed(ps, x.deadlineNanos()).execute();
     if (!ps.getMoreResults()) {
       throw new SQLException("The query produced no result set", "S1000");
     }
-    ResultSet rs = ps.getResultSet();
-    session.deferredWaitReached(on);
-    return rs;
+    return ps.getResultSet();
   }
 
   /**
@@ -162,20 +159,20 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
     return ps;
   }
 
-  /** Where the execution that failed on {@code on} with {@code e} runs again (or rethrows {@code e}). */
-  private PhysicalConnection retry(PhysicalConnection on, SQLException e) throws SQLException {
-    PhysicalConnection again = session.retryTarget(kind, on, e, sql);
-    if (session.rerunAsWrite()) {
+  /** Where the execution {@code x} that failed with {@code e} runs again (or rethrows {@code e}). */
+  private PhysicalConnection retry(Execution x, SQLException e) throws SQLException {
+    PhysicalConnection again = session.retry(x, e);
+    if (x.ranAsWrite()) {
       kind = StatementKind.WRITE;
     }
     return again;
   }
 
-  /** Bookkeeping after an execution on {@code on}; a session {@code SET}/{@code USE} is recorded for the replica. */
-  private void done(PhysicalConnection on) throws SQLException {
-    session.completed(kind, on);
-    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == session.primary()) {
-      session.sessionStatement(kind, sql, recorder);
+  /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
+  private void done(Execution x) throws SQLException {
+    session.done(x);
+    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && x.on() == session.primary()) {
+      session.settings().statement(kind, sql, recorder);
     }
   }
 
@@ -201,33 +198,33 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
     cancelRequested = false;
-    long deadline = deadline();
-    PhysicalConnection on = session.acquireForQuery(kind, this, deadline);
-    GtidSet wait = session.deferredWait(on);
+    Execution x = execution.of(kind, sql, deadline(), true);
+    PhysicalConnection on = session.begin(x);
+    boolean pipelinedWait = x.pipelined();
     ResultSet rs;
     try {
-      rs = wait == null ? timed(ready(on), deadline).executeQuery() : executePipelined(on, wait, deadline);
+      rs = pipelinedWait ? executePipelined(on, x) : timed(ready(on), x.deadlineNanos()).executeQuery();
     } catch (SQLException e) {
-      on = retry(on, wait == null ? e : endedByCaller(e, deadline));
-      rs = timed(ready(on), deadline).executeQuery();
+      on = retry(x, pipelinedWait ? endedByCaller(e, x.deadlineNanos()) : e);
+      rs = timed(ready(on), x.deadlineNanos()).executeQuery();
     }
-    done(on);
+    done(x);
     return wrap(rs);
   }
 
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
-    long deadline = deadline();
-    PhysicalConnection on = session.acquire(kind, this, deadline);
+    Execution x = execution.of(kind, sql, deadline(), false);
+    PhysicalConnection on = session.begin(x);
     boolean result;
     try {
-      result = timed(ready(on), deadline).execute();
+      result = timed(ready(on), x.deadlineNanos()).execute();
     } catch (SQLException e) {
-      on = retry(on, e);
-      result = timed(ready(on), deadline).execute();
+      on = retry(x, e);
+      result = timed(ready(on), x.deadlineNanos()).execute();
     }
-    done(on);
+    done(x);
     return result;
   }
 
@@ -239,16 +236,16 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public long executeLargeUpdate() throws SQLException {
     checkOpen();
-    long deadline = deadline();
-    PhysicalConnection on = session.acquire(kind, this, deadline);
+    Execution x = execution.of(kind, sql, deadline(), false);
+    PhysicalConnection on = session.begin(x);
     long result;
     try {
-      result = timed(ready(on), deadline).executeLargeUpdate();
+      result = timed(ready(on), x.deadlineNanos()).executeLargeUpdate();
     } catch (SQLException e) {
-      on = retry(on, e);
-      result = timed(ready(on), deadline).executeLargeUpdate();
+      on = retry(x, e);
+      result = timed(ready(on), x.deadlineNanos()).executeLargeUpdate();
     }
-    done(on);
+    done(x);
     return result;
   }
 
@@ -272,20 +269,20 @@ final class RoutingPreparedStatement extends RoutingStatement implements Prepare
   @Override
   public int[] executeBatch() throws SQLException {
     checkOpen();
-    PreparedStatement ps = prepared(session.acquire(StatementKind.WRITE));
+    PreparedStatement ps = prepared(session.begin(batch()));
     batchPending = false;
     int[] counts = ps.executeBatch();
-    session.batchCompleted();
+    session.done(execution);
     return counts;
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
-    PreparedStatement ps = prepared(session.acquire(StatementKind.WRITE));
+    PreparedStatement ps = prepared(session.begin(batch()));
     batchPending = false;
     long[] counts = ps.executeLargeBatch();
-    session.batchCompleted();
+    session.done(execution);
     return counts;
   }
 

@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
@@ -39,6 +40,8 @@ class RoutingStatement implements Statement {
   volatile boolean cancelRequested;
   boolean closed;
   private final ResultSetWrappers results;
+  /** Every execution of this statement, handed to the session: begin, retry, done. */
+  final Execution execution = new Execution(this);
 
   private int maxRows;
   private long largeMaxRows = -1;
@@ -56,7 +59,7 @@ class RoutingStatement implements Statement {
     this.session = connection.session();
     this.shape = shape;
     this.classifications = session.cluster().classifications();
-    this.database = session.currentDatabase();
+    this.database = session.settings().currentDatabase();
     this.results = new ResultSetWrappers(this, connection);
   }
 
@@ -70,7 +73,7 @@ class RoutingStatement implements Statement {
         if (s != null) {
           primaryChanged(s);
         }
-        s = configure(session.createIn(database, on, shape::createStatement));
+        s = configure(session.settings().createIn(database, on, shape::createStatement));
         onPrimary = s;
         primaryOwner = on;
       }
@@ -82,7 +85,7 @@ class RoutingStatement implements Statement {
       if (s != null) {
         closeQuietly(s);
       }
-      s = configure(session.createIn(database, on, shape::createStatement));
+      s = configure(session.settings().createIn(database, on, shape::createStatement));
       onReplica = s;
       replicaOwner = on;
     }
@@ -191,7 +194,7 @@ class RoutingStatement implements Statement {
 
   /**
    * When this execution's query timeout expires ({@link System#nanoTime()}), 0 when it has none. The
-   * timeout covers the replica wait and the statement: {@link LogicalConnection#acquire} waits no longer,
+   * timeout covers the replica wait and the statement: {@link Session#begin} waits no longer,
    * and {@link #timed} gives the statement what is left.
    */
   final long deadline() {
@@ -210,12 +213,18 @@ class RoutingStatement implements Statement {
     return s;
   }
 
-  /** Bookkeeping after {@code sql} of {@code kind} ran on {@code on}. */
-  private void done(StatementKind kind, PhysicalConnection on, String sql) throws SQLException {
-    session.completed(kind, on);
-    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && on == session.primary()) {
-      session.sessionStatement(kind, sql);
+  /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
+  private void done(Execution x) throws SQLException {
+    session.done(x);
+    StatementKind kind = x.kind();
+    if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && x.on() == session.primary()) {
+      session.settings().statement(kind, x.sql());
     }
+  }
+
+  /** Starts this statement's execution of {@code sql}. */
+  private Execution start(String sql) {
+    return execution.of(classifications.classify(sql), sql, deadline(), false);
   }
 
   // ---------------------------------------------------------------- execution
@@ -223,34 +232,32 @@ class RoutingStatement implements Statement {
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
     checkOpen();
-    StatementKind kind = classifications.classify(sql);
-    long deadline = deadline();
-    PhysicalConnection on = session.acquire(kind, this, deadline);
+    Execution x = start(sql);
+    PhysicalConnection on = session.begin(x);
     ResultSet rs;
     try {
-      rs = timed(physical(on), deadline).executeQuery(sql);
+      rs = timed(physical(on), x.deadlineNanos()).executeQuery(sql);
     } catch (SQLException e) {
-      on = session.retryTarget(kind, on, e, sql);
-      rs = timed(physical(on), deadline).executeQuery(sql);
+      on = session.retry(x, e);
+      rs = timed(physical(on), x.deadlineNanos()).executeQuery(sql);
     }
-    done(kind, on, sql);
+    done(x);
     return wrap(rs);
   }
 
   @Override
   public boolean execute(String sql) throws SQLException {
     checkOpen();
-    StatementKind kind = classifications.classify(sql);
-    long deadline = deadline();
-    PhysicalConnection on = session.acquire(kind, this, deadline);
+    Execution x = start(sql);
+    PhysicalConnection on = session.begin(x);
     boolean result;
     try {
-      result = timed(physical(on), deadline).execute(sql);
+      result = timed(physical(on), x.deadlineNanos()).execute(sql);
     } catch (SQLException e) {
-      on = session.retryTarget(kind, on, e, sql);
-      result = timed(physical(on), deadline).execute(sql);
+      on = session.retry(x, e);
+      result = timed(physical(on), x.deadlineNanos()).execute(sql);
     }
-    done(kind, on, sql);
+    done(x);
     return result;
   }
 
@@ -319,17 +326,16 @@ class RoutingStatement implements Statement {
   private long update(String sql, UpdateForm form, int keysFlag, int @Nullable [] indexes, String @Nullable [] names)
       throws SQLException {
     checkOpen();
-    StatementKind kind = classifications.classify(sql);
-    long deadline = deadline();
-    PhysicalConnection on = session.acquire(kind, this, deadline);
+    Execution x = start(sql);
+    PhysicalConnection on = session.begin(x);
     long result;
     try {
-      result = run(timed(physical(on), deadline), sql, form, keysFlag, indexes, names);
+      result = run(timed(physical(on), x.deadlineNanos()), sql, form, keysFlag, indexes, names);
     } catch (SQLException e) {
-      on = session.retryTarget(kind, on, e, sql);
-      result = run(timed(physical(on), deadline), sql, form, keysFlag, indexes, names);
+      on = session.retry(x, e);
+      result = run(timed(physical(on), x.deadlineNanos()), sql, form, keysFlag, indexes, names);
     }
-    done(kind, on, sql);
+    done(x);
     return result;
   }
 
@@ -353,6 +359,11 @@ class RoutingStatement implements Statement {
 
   // ---------------------------------------------------------------- batches (always the primary)
 
+  /** Starts the execution of a batch: a write. */
+  final Execution batch() {
+    return execution.of(StatementKind.WRITE, "", 0, false);
+  }
+
   @Override
   public void addBatch(String sql) throws SQLException {
     checkOpen();
@@ -373,22 +384,20 @@ class RoutingStatement implements Statement {
   @Override
   public int[] executeBatch() throws SQLException {
     checkOpen();
-    PhysicalConnection on = session.acquire(StatementKind.WRITE);
-    Statement s = physical(on);
+    Statement s = physical(session.begin(batch()));
     batchPending = false;
     int[] counts = s.executeBatch();
-    session.batchCompleted();
+    session.done(execution);
     return counts;
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
-    PhysicalConnection on = session.acquire(StatementKind.WRITE);
-    Statement s = physical(on);
+    Statement s = physical(session.begin(batch()));
     batchPending = false;
     long[] counts = s.executeLargeBatch();
-    session.batchCompleted();
+    session.done(execution);
     return counts;
   }
 

@@ -19,17 +19,10 @@ public final class Router {
   private Router() {}
 
   /**
-   * Routes one statement.
-   *
-   * @param kind what the classifier made of the SQL
-   * @param autoCommit the connection's autocommit flag
-   * @param readOnly the connection's read-only flag
-   * @param sqlTransaction the transaction opened with SQL, if any
-   * @param pinnedToPrimary session state exists that only the primary has
+   * Routes one statement of {@code kind} in transaction state {@code tx}.
    */
-  public static Target route(
-      StatementKind kind, boolean autoCommit, boolean readOnly, SqlTransaction sqlTransaction, boolean pinnedToPrimary) {
-    switch (sqlTransaction) {
+  public static Target route(StatementKind kind, TransactionState tx) {
+    switch (tx.sqlTransaction()) {
       case READ_ONLY_ON_REPLICA:
         return Target.REPLICA;
       case ON_PRIMARY:
@@ -38,15 +31,15 @@ public final class Router {
       default:
         break;
     }
-    if (pinnedToPrimary) {
+    if (tx.pinned()) {
       return Target.PRIMARY;
     }
     if (kind == StatementKind.BEGIN_READ_ONLY) {
-      return autoCommit ? Target.REPLICA : Target.PRIMARY;
+      return tx.autoCommit() ? Target.REPLICA : Target.PRIMARY;
     }
     if (kind != StatementKind.READ) {
       return Target.PRIMARY;
     }
-    return autoCommit || readOnly ? Target.REPLICA : Target.PRIMARY;
+    return tx.autoCommit() || tx.readOnly() ? Target.REPLICA : Target.PRIMARY;
   }
 }

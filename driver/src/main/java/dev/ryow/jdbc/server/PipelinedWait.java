@@ -1,5 +1,8 @@
 package dev.ryow.jdbc.server;
 
+import dev.ryow.jdbc.gtid.GtidSet;
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 /**
@@ -22,6 +25,21 @@ public final class PipelinedWait {
   public static final int PARAMETERS = 2;
 
   private PipelinedWait() {}
+
+  /** What one pipelined read waits for: the set, and the seconds the wait may take. */
+  public interface Request {
+    /** The GTID set the replica must have executed before the read runs. */
+    GtidSet waitFor();
+
+    /** The wait's timeout in seconds ({@code ryow.waitTimeout}, or what is left of the query timeout). */
+    BigDecimal waitSeconds();
+  }
+
+  /** Binds {@link #PREFIX}'s two parameters of {@code ps} from {@code request}. */
+  public static void bind(PreparedStatement ps, Request request) throws SQLException {
+    ps.setString(1, request.waitFor().toString());
+    ps.setBigDecimal(2, request.waitSeconds());
+  }
 
   /** Whether {@code e} is the prefix saying the wait did not reach its set (the read did not run). */
   public static boolean notReached(SQLException e) {

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * {@code ryow.unknownGtids}), and the consistency token. Computes the {@link ReadRequirement} of each
  * replica read ({@link #prepareRead}); reaches the primary only through {@link PrimaryAccess}.
  */
-final class ReadConsistency {
+public final class ReadConsistency {
   private static final Logger LOG = LoggerFactory.getLogger(ReadConsistency.class);
 
   /** The session's primary connection, as this class may use it. */
@@ -488,7 +488,7 @@ final class ReadConsistency {
     captureDue = false;
   }
 
-  String consistencyToken() throws SQLException {
+  public String consistencyToken() throws SQLException {
     if (queryCapture) {
       captureIfDue();
     }
@@ -529,7 +529,7 @@ final class ReadConsistency {
     return executed;
   }
 
-  void mergeConsistencyToken(String token) throws SQLException {
+  public void mergeConsistencyToken(String token) throws SQLException {
     TokenCodec.Contents contents = cluster.tokenCodec().read(token);
     watermark.advance(contents.writes());
     watermarkGrewAt = cluster.primaryPollsSent();
@@ -538,11 +538,11 @@ final class ReadConsistency {
     }
   }
 
-  void setConsistencyMode(@Nullable ConsistencyMode mode) {
+  public void setConsistencyMode(@Nullable ConsistencyMode mode) {
     modeOverride = mode;
   }
 
-  ConsistencyMode consistencyMode() {
+  public ConsistencyMode consistencyMode() {
     return effectiveMode(ConsistencyScope.current());
   }
 }

@@ -18,36 +18,42 @@ import org.jspecify.annotations.Nullable;
  * connections replay before their next use. Also where a physical statement is created (Connector/J
  * runs a statement in the database current at its creation).
  */
-final class SessionSettings {
+public final class SessionSettings {
   private final SessionState session;
   private final PrimaryLink link;
+  private final Transactions transactions;
 
-  SessionSettings(SessionState session, PrimaryLink link) {
+  SessionSettings(SessionState session, PrimaryLink link, Transactions transactions) {
     this.session = session;
     this.link = link;
+    this.transactions = transactions;
+  }
+
+  private boolean autoCommit() {
+    return transactions.state().autoCommit();
   }
 
   /**
    * Records a session-level statement ({@code SET}, or {@code USE} for {@code kind} {@link StatementKind#USE})
    * that ran on the primary; replica connections replay it before their next use.
    */
-  void statement(StatementKind kind, String sql, boolean autoCommit) {
+  public void statement(StatementKind kind, String sql) {
     if (kind == StatementKind.USE) {
       session.use(sql, null);
     } else {
       session.record(sql, null);
     }
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
   }
 
   /** Records a prepared session-level statement and its parameters for replay on other connections. */
-  void statement(StatementKind kind, String sql, ParameterRecorder parameters, boolean autoCommit) {
+  public void statement(StatementKind kind, String sql, ParameterRecorder parameters) {
     if (kind == StatementKind.USE) {
       session.use(sql, parameters.copy());
     } else {
       session.record(sql, parameters.copy());
     }
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
   }
 
   /**
@@ -55,8 +61,8 @@ final class SessionSettings {
    * {@code CATALOG} (the default), does nothing when it is {@code SCHEMA}. Replica connections follow
    * what the primary connection did (see {@link #databaseCall}).
    */
-  void setCatalog(String catalog, boolean autoCommit) throws SQLException {
-    databaseCall(c -> c.setCatalog(catalog), autoCommit);
+  public void setCatalog(String catalog) throws SQLException {
+    databaseCall(c -> c.setCatalog(catalog));
   }
 
   /**
@@ -67,7 +73,7 @@ final class SessionSettings {
    * moved the session elsewhere, the call may or may not have moved it back: the primary is asked
    * ({@code SELECT DATABASE()}, only in that case).
    */
-  private void databaseCall(DatabaseCall call, boolean autoCommit) throws SQLException {
+  private void databaseCall(DatabaseCall call) throws SQLException {
     Connection c = link.connection().jdbc();
     String before = CurrentDatabase.of(c);
     call.on(c);
@@ -78,11 +84,11 @@ final class SessionSettings {
     if (!after.equals(before) || (session.use != null && after.equals(CurrentDatabase.onServer(c)))) {
       session.database(after);
     }
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
   }
 
   /** The database the primary's Connector/J is in now: a statement created now runs there (Connector/J's rule). */
-  @Nullable String currentDatabase() throws SQLException {
+  public @Nullable String currentDatabase() throws SQLException {
     return CurrentDatabase.of(link.connection().jdbc());
   }
 
@@ -93,7 +99,7 @@ final class SessionSettings {
    * moved since, the physical statement is created in {@code database} (two {@code USE} round trips,
    * only in that case) and then behaves as the application's statement would with Connector/J alone.
    */
-  <S> S createIn(@Nullable String database, PhysicalConnection on, Session.StatementFactory<S> factory) throws SQLException {
+  public <S> S createIn(@Nullable String database, PhysicalConnection on, StatementFactory<S> factory) throws SQLException {
     Connection c = on.jdbc();
     String now = database == null ? null : CurrentDatabase.of(c);
     if (database == null || now == null || now.equals(database)) {
@@ -121,37 +127,43 @@ final class SessionSettings {
    * As Connector/J: moves the connection to {@code schema} when its {@code databaseTerm} is
    * {@code SCHEMA}, does nothing when it is {@code CATALOG} (the default).
    */
-  void setSchema(String schema, boolean autoCommit) throws SQLException {
-    databaseCall(c -> c.setSchema(schema), autoCommit);
+  public void setSchema(String schema) throws SQLException {
+    databaseCall(c -> c.setSchema(schema));
   }
 
-  void isolation(int level, boolean autoCommit) throws SQLException {
+  public void isolation(int level) throws SQLException {
     link.connection().jdbc().setTransactionIsolation(level);
     session.isolation(level);
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
   }
 
-  void holdability(int holdability, boolean autoCommit) throws SQLException {
+  public void holdability(int holdability) throws SQLException {
     link.connection().jdbc().setHoldability(holdability);
     session.holdability(holdability);
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
   }
 
-  void networkTimeout(Executor executor, int milliseconds, boolean autoCommit) throws SQLException {
+  public void networkTimeout(Executor executor, int milliseconds) throws SQLException {
     link.connection().jdbc().setNetworkTimeout(executor, milliseconds);
     session.networkTimeout(executor, milliseconds);
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
   }
 
-  void clientInfo(String name, @Nullable String value, boolean autoCommit) throws SQLClientInfoException {
+  public void clientInfo(String name, @Nullable String value) throws SQLClientInfoException {
     link.connection().jdbc().setClientInfo(name, value);
     session.clientInfo(name, value);
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
   }
 
-  void clientInfo(Properties properties, boolean autoCommit) throws SQLClientInfoException {
+  public void clientInfo(Properties properties) throws SQLClientInfoException {
     link.connection().jdbc().setClientInfo(properties);
     session.clientInfo(properties);
-    link.mirror().markApplied(autoCommit);
+    link.mirror().markApplied(autoCommit());
+  }
+
+  /** Creates one physical statement on a JDBC connection. */
+  @FunctionalInterface
+  public interface StatementFactory<S> {
+    S create(Connection c) throws SQLException;
   }
 }

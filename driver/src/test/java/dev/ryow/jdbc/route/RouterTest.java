@@ -34,7 +34,7 @@ class RouterTest {
   })
   void routes(
       StatementKind kind, boolean autoCommit, boolean readOnly, SqlTransaction sqlTx, boolean pinned, Target expected) {
-    assertThat(Router.route(kind, autoCommit, readOnly, sqlTx, pinned)).isEqualTo(expected);
+    assertThat(Router.route(kind, tx(autoCommit, readOnly, sqlTx, pinned))).isEqualTo(expected);
   }
 
   @ParameterizedTest
@@ -42,9 +42,13 @@ class RouterTest {
   void outsideAReplicaTransactionOnlyReadsEverLeaveThePrimary(StatementKind kind) {
     for (boolean autoCommit : new boolean[] {true, false}) {
       for (boolean readOnly : new boolean[] {true, false}) {
-        assertThat(Router.route(kind, autoCommit, readOnly, SqlTransaction.NONE, false)).isEqualTo(Target.PRIMARY);
-        assertThat(Router.route(kind, autoCommit, readOnly, SqlTransaction.ON_PRIMARY, false)).isEqualTo(Target.PRIMARY);
+        assertThat(Router.route(kind, tx(autoCommit, readOnly, SqlTransaction.NONE, false))).isEqualTo(Target.PRIMARY);
+        assertThat(Router.route(kind, tx(autoCommit, readOnly, SqlTransaction.ON_PRIMARY, false))).isEqualTo(Target.PRIMARY);
       }
     }
+  }
+
+  private static TransactionState tx(boolean autoCommit, boolean readOnly, SqlTransaction sqlTx, boolean pinned) {
+    return TransactionState.of(autoCommit, readOnly, sqlTx, false, false, pinned);
   }
 }

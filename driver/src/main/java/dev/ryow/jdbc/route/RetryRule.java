@@ -1,0 +1,100 @@
+package dev.ryow.jdbc.route;
+
+import dev.ryow.jdbc.server.Sql;
+import dev.ryow.jdbc.sql.StatementKind;
+import java.sql.SQLException;
+
+/**
+ * "A statement failed: where may it run again?" Pure decision from the statement's kind, where it ran,
+ * what kind of failure it was, and the transaction state. Nothing inside a transaction, and no write that
+ * may have committed, ever runs twice. The table is in {@code RetryRuleTest}:
+ *
+ * <ul>
+ *   <li>On a replica: the caller's own network timeout fails the statement, as with Connector/J (the
+ *       server stays in rotation for everyone else). A read the replica refused because it writes (a
+ *       stored function called from a {@code SELECT}) did not change anything: outside a transaction it
+ *       runs on the primary as the write it is. A read whose connection failed runs again elsewhere (another
+ *       replica, or the fallback), outside a transaction.
+ *   <li>On the primary: a statement the primary refused because it is read-only (it did not run), and a read
+ *       whose connection failed (or timed out), run again on a new primary connection, outside a
+ *       transaction and unless the session is pinned to the old one. A write whose connection failed may
+ *       have committed: it is never run again.
+ *   <li>Anything else is the statement's own error: thrown as it is.
+ * </ul>
+ */
+public final class RetryRule {
+  private RetryRule() {}
+
+  /** What a failure was, for {@link #decide}. */
+  public enum Failure {
+    /** A socket read timed out: the caller's own network timeout ({@link Sql#isSocketTimeout}). */
+    CALLER_TIMEOUT,
+    /** The server refused the statement because it is read-only (error 1290 or 1836): it did not run. */
+    READ_ONLY_REFUSAL,
+    /** The connection failed ({@link Sql#isConnectionFailure}). */
+    CONNECTION_LOST,
+    /** Anything else: the statement's own error. */
+    OTHER;
+
+    /** Classifies {@code e}. */
+    public static Failure of(SQLException e) {
+      if (Sql.isSocketTimeout(e)) {
+        return CALLER_TIMEOUT;
+      }
+      if (Sql.isReadOnlyRefusal(e)) {
+        return READ_ONLY_REFUSAL;
+      }
+      return Sql.isConnectionFailure(e) ? CONNECTION_LOST : OTHER;
+    }
+  }
+
+  /** Where the failed statement runs again. */
+  public enum Retry {
+    /** Another replica, or wherever the fallback places the read. */
+    ELSEWHERE,
+    /** The primary, and the statement counts as a write from now on. */
+    ON_PRIMARY_AS_WRITE,
+    /** A new connection to the (possibly new) primary. */
+    NEW_PRIMARY,
+    /** Nowhere: the failure is thrown. */
+    THROW
+  }
+
+  /**
+   * Decides one retry.
+   *
+   * @param kind what the statement was classified as
+   * @param ranOn where it ran
+   * @param failure what {@link Failure#of} made of the exception
+   * @param inTransaction a transaction was open (or the statement's transaction was placed on a server)
+   * @param pinned session state exists that only the primary connection has
+   */
+  public static Retry decide(StatementKind kind, Target ranOn, Failure failure, boolean inTransaction, boolean pinned) {
+    if (inTransaction || failure == Failure.OTHER) {
+      return Retry.THROW;
+    }
+    boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
+    if (ranOn == Target.REPLICA) {
+      if (kind != StatementKind.READ) {
+        return Retry.THROW; // outside a transaction only reads run on a replica
+      }
+      return switch (failure) {
+        case READ_ONLY_REFUSAL -> Retry.ON_PRIMARY_AS_WRITE;
+        case CONNECTION_LOST -> Retry.ELSEWHERE;
+        default -> Retry.THROW;
+      };
+    }
+    if (pinned) {
+      return Retry.THROW;
+    }
+    return failure == Failure.READ_ONLY_REFUSAL || read ? Retry.NEW_PRIMARY : Retry.THROW;
+  }
+
+  /**
+   * Whether {@code failure} on the primary means its connection must not serve the next statement (it
+   * is replaced, after a rediscovery, before the next one), whether or not the statement runs again.
+   */
+  public static boolean breaksPrimaryLink(Failure failure) {
+    return failure != Failure.OTHER;
+  }
+}

@@ -1,0 +1,155 @@
+package dev.ryow.jdbc.session;
+
+import dev.ryow.jdbc.ReadPlacement;
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.PipelinedWait;
+import dev.ryow.jdbc.sql.StatementKind;
+import java.math.BigDecimal;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One statement execution as the JDBC face hands it to its {@link Session}: what the statement is
+ * (its kind, its SQL, whether it is a query that can carry its replica wait), its deadline, and what the
+ * session decided for it (the physical connection, the wait sent with the query, the attempt, where the
+ * read was placed and how long it waited). One per statement wrapper, reused by every execution of it:
+ * {@link Session#begin} fills it, {@link Session#retry} changes it, {@link Session#done} reads it.
+ *
+ * <p>It belongs to the statement's thread; only {@link #statement} is read by {@code cancel()} from another.
+ */
+public final class Execution implements PipelinedWait.Request {
+  /** The statement wrapper this execution belongs to: what {@code cancel()} names. */
+  final Object statement;
+  private StatementKind kind = StatementKind.READ;
+  private String sql = "";
+  private long deadlineNanos;
+  private boolean query;
+  private boolean ranAsWrite;
+  private int attempt;
+  private @Nullable PhysicalConnection on;
+  private @Nullable GtidSet pipelinedWait;
+  private BigDecimal waitSeconds = BigDecimal.ZERO;
+  /** The router sent it to the replicas (it may still have been placed on the primary). */
+  boolean replicaRoute;
+  private @Nullable ReadPlacement placement;
+  private long waitNanos;
+  private @Nullable PhysicalConnection readOn;
+
+  public Execution(Object statement) {
+    this.statement = statement;
+  }
+
+  /**
+   * Starts an execution of {@code sql}, classified as {@code kind}, whose query timeout expires at
+   * {@code deadlineNanos} ({@link System#nanoTime()}; 0: none). A {@code query} may carry its replica
+   * wait in its own round trip ({@link #pipelinedWait}).
+   */
+  public Execution of(StatementKind kind, String sql, long deadlineNanos, boolean query) {
+    this.kind = kind;
+    this.sql = sql;
+    this.deadlineNanos = deadlineNanos;
+    this.query = query;
+    this.ranAsWrite = false;
+    this.attempt = 0;
+    this.on = null;
+    this.pipelinedWait = null;
+    this.replicaRoute = false;
+    return this;
+  }
+
+  /** What the statement runs as: its classification, or {@link StatementKind#WRITE} once {@link #ranAsWrite}. */
+  public StatementKind kind() {
+    return ranAsWrite ? StatementKind.WRITE : kind;
+  }
+
+  public String sql() {
+    return sql;
+  }
+
+  /** When the query timeout expires ({@link System#nanoTime()}), 0 when there is none. */
+  public long deadlineNanos() {
+    return deadlineNanos;
+  }
+
+  boolean query() {
+    return query;
+  }
+
+  /** A replica refused it as a write and it ran again on the primary: it is a write (a stored function...). */
+  public boolean ranAsWrite() {
+    return ranAsWrite;
+  }
+
+  void ranAsWrite(boolean write) {
+    ranAsWrite = write;
+  }
+
+  /** 0 for the first attempt, 1 after a {@link Session#retry}. */
+  public int attempt() {
+    return attempt;
+  }
+
+  /** The physical connection this attempt runs on. */
+  public PhysicalConnection on() {
+    return Objects.requireNonNull(on, "the execution has not begun");
+  }
+
+  /** The physical connection this attempt runs on, or null before {@link Session#begin} placed it. */
+  @Nullable PhysicalConnection onOrNull() {
+    return on;
+  }
+
+  /** Runs (again) on {@code target}; a retry sends no pipelined wait. */
+  PhysicalConnection runOn(PhysicalConnection target, boolean retry) {
+    on = target;
+    if (retry) {
+      attempt++;
+      pipelinedWait = null;
+    }
+    return target;
+  }
+
+  /**
+   * Whether the query must be sent with its replica wait before it in the same packet
+   * ({@link PipelinedWait#PREFIX}, bound by {@link PipelinedWait#bind}).
+   */
+  public boolean pipelined() {
+    return pipelinedWait != null;
+  }
+
+  /** The wait sent with the query: set by the session when the replica must wait for {@code set}. */
+  void pipeline(@Nullable GtidSet set, BigDecimal seconds) {
+    pipelinedWait = set;
+    waitSeconds = seconds;
+  }
+
+  @Override
+  public GtidSet waitFor() {
+    return Objects.requireNonNull(pipelinedWait, "no pipelined wait");
+  }
+
+  @Override
+  public BigDecimal waitSeconds() {
+    return waitSeconds;
+  }
+
+  /** Where the read was placed and how long it waited. */
+  void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {
+    this.placement = placement;
+    this.waitNanos = waitNanos;
+    this.readOn = on;
+  }
+
+  @Nullable ReadPlacement placement() {
+    return placement;
+  }
+
+  long waitNanos() {
+    return waitNanos;
+  }
+
+  @Nullable PhysicalConnection readOn() {
+    return readOn;
+  }
+}

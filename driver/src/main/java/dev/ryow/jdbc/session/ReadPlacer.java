@@ -1,0 +1,113 @@
+package dev.ryow.jdbc.session;
+
+import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.ConsistencyScope;
+import dev.ryow.jdbc.ReadPlacement;
+import dev.ryow.jdbc.ReadReport;
+import dev.ryow.jdbc.route.ReadRequirement;
+import dev.ryow.jdbc.route.ReplicaEndpoint;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a session's reads run: at the home of the last read when its plan still holds, on a replica
+ * the {@link ReplicaSet} admits for the read's requirement (after a wait, or with the wait deferred to
+ * the query), or on the primary (null) when no replica can serve it or its GTIDs are unknown. Records the
+ * placement on the {@link Execution} and remembers the last one for {@link #lastRead}.
+ */
+final class ReadPlacer {
+  private final ReplicaSet replicas;
+  private final ReadConsistency consistency;
+  private final Transactions transactions;
+  private final WaitGuard guard;
+  private final PrimaryLink link;
+  private @Nullable Execution lastRead;
+
+  ReadPlacer(ReplicaSet replicas, ReadConsistency consistency, Transactions transactions, WaitGuard guard,
+      PrimaryLink link) {
+    this.replicas = replicas;
+    this.consistency = consistency;
+    this.transactions = transactions;
+    this.guard = guard;
+    this.link = link;
+  }
+
+  /**
+   * The replica connection that may run the read {@code x} now (or, with {@code deferWait}, once the wait
+   * it sends with the query succeeds), never {@code exclude}; null when the read runs on the primary.
+   * Records where it was placed.
+   */
+  @Nullable PhysicalConnection replicaFor(Execution x, @Nullable ReplicaEndpoint exclude, boolean deferWait) throws SQLException {
+    ConsistencyScope scope = ConsistencyScope.current();
+    ConsistencyMode mode = consistency.effectiveMode(scope);
+    boolean autoCommit = transactions.state().autoCommit();
+    boolean reusable = scope == null && exclude == null && autoCommit;
+    if (reusable) {
+      PhysicalConnection r = atUnchangedHome(x, mode);
+      if (r != null) {
+        return r;
+      }
+    }
+    ReadRequirement req = consistency.prepareRead(mode, scope);
+    if (req == null) {
+      consistency.ranElsewhere();
+      placed(x, ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, link.connection());
+      return null;
+    }
+    PhysicalConnection r = null;
+    guard.enter(x.statement);
+    try {
+      r = replicas.admit(req, autoCommit || !transactions.state().readOnly(), exclude, x.deadlineNanos(), deferWait);
+      return r;
+    } finally {
+      guard.exit();
+      ReadPlacement placement = replicas.placement();
+      if (mode == ConsistencyMode.NONE && r != null) {
+        placement = ReadPlacement.REPLICA_UNCHECKED;
+      }
+      placed(x, placement, replicas.lastWaitNanos(), r != null ? r : link.connection());
+      ReplicaEndpoint home = req.home();
+      if (reusable && r != null && placement == ReadPlacement.REPLICA_NO_WAIT && home != null
+          && r == replicas.connectionTo(home.index()) && home.knownExecuted().contains(req.of(home))) {
+        consistency.ranAtHome(home);
+      } else {
+        consistency.ranElsewhere();
+      }
+    }
+  }
+
+  /**
+   * The read's connection when the last read's plan still holds ({@link ReadConsistency#unchangedHome}):
+   * its home's connection, with no wait and nothing to replay, exactly as admitting it again would
+   * decide; null to plan and admit it in full.
+   */
+  private @Nullable PhysicalConnection atUnchangedHome(Execution x, ConsistencyMode mode) {
+    ReplicaEndpoint home = consistency.unchangedHome(mode);
+    if (home == null) {
+      return null;
+    }
+    PhysicalConnection r = replicas.readNowAt(home);
+    if (r != null) {
+      placed(x, ReadPlacement.REPLICA_NO_WAIT, 0, r);
+    }
+    return r;
+  }
+
+  void placed(Execution x, ReadPlacement placement, long waitNanos, PhysicalConnection on) {
+    x.placed(placement, waitNanos, on);
+    lastRead = x;
+  }
+
+
+  /** Where the last read ran, from the last execution that placed one. */
+  @Nullable ReadReport lastRead() {
+    Execution x = lastRead;
+    if (x == null) {
+      return null;
+    }
+    ReadPlacement placement = x.placement();
+    PhysicalConnection on = x.readOn();
+    return placement == null || on == null ? null : new ReadReport(placement, x.waitNanos(), on.role(), on.host().address());
+  }
+}

@@ -1,0 +1,155 @@
+package dev.ryow.jdbc.session;
+
+import dev.ryow.jdbc.route.TransactionState;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.sql.StatementKind;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A session's transactions: the {@link TransactionState} (one interned value, replaced by its pure
+ * transitions), the server that the current transaction's reads were placed on, and the JDBC calls that
+ * change them ({@code setAutoCommit}, {@code commit}, {@code rollback}, {@code setReadOnly}, savepoints).
+ * Commit and rollback reach exactly the servers that took part in the transaction.
+ */
+public final class Transactions {
+  private final PrimaryLink link;
+  private final ReplicaSet replicas;
+  private final ReadConsistency consistency;
+  private TransactionState state = TransactionState.INITIAL;
+  /**
+   * Where the reads of the current transaction run, once its first read was placed: a read-only
+   * transaction stays on one server (and waits once), even when that was the primary after a failed wait.
+   */
+  private @Nullable PhysicalConnection readsOn;
+
+  Transactions(PrimaryLink link, ReplicaSet replicas, ReadConsistency consistency) {
+    this.link = link;
+    this.replicas = replicas;
+    this.consistency = consistency;
+  }
+
+  /** The state now. */
+  public TransactionState state() {
+    return state;
+  }
+
+  /** Where the current transaction's reads run, or null before its first read (or outside one). */
+  @Nullable PhysicalConnection readsOn() {
+    return readsOn;
+  }
+
+  /** The current transaction's reads run on {@code on} (null: its next read is placed afresh). */
+  void readsOn(@Nullable PhysicalConnection on) {
+    readsOn = on;
+  }
+
+  /** A transaction is open, or a statement's transaction was already placed on a server. */
+  boolean inTransaction() {
+    return state.inTransaction() || readsOn != null;
+  }
+
+  /** After a statement of {@code kind} ran, on the primary when {@code onPrimary}; COMMIT and ROLLBACK end the transaction. */
+  void ran(StatementKind kind, boolean onPrimary) {
+    if (kind == StatementKind.COMMIT || kind == StatementKind.ROLLBACK) {
+      endTransaction();
+    } else {
+      state = state.ran(kind, onPrimary);
+    }
+  }
+
+  /** Before a statement runs on the primary: the application's read-only and autocommit flags reach it. */
+  void syncPrimary() throws SQLException {
+    link.sync(state.readOnly(), state.autoCommit());
+  }
+
+  public void setAutoCommit(boolean autoCommit) throws SQLException {
+    if (autoCommit && !state.autoCommit()) {
+      // JDBC: switching autocommit on commits the open transaction, on every server that holds part of it.
+      // A primary connection in a transaction gets autocommit back now (that commits, as with Connector/J);
+      // one that took no part is left alone, and so are replica connections until their next use.
+      try {
+        link.autoCommitOn();
+        replicas.commitOrRollback(true);
+      } finally {
+        endTransaction();
+        consistency.captureDue();
+      }
+    }
+    state = state.withAutoCommit(autoCommit);
+  }
+
+  public boolean autoCommit() {
+    return state.autoCommit();
+  }
+
+  public void commit() throws SQLException {
+    if (state.autoCommit()) {
+      syncPrimary();
+      link.connection().jdbc().commit(); // Connector/J's own answer to a commit in autocommit mode
+      return;
+    }
+    try {
+      // Only the servers that took part: a primary connection still in autocommit mode ran nothing of it.
+      if (!link.autoCommitOnServer()) {
+        link.connection().jdbc().commit();
+      }
+      replicas.commitOrRollback(true);
+    } finally {
+      // Committed or not, the transaction is over (a failed commit leaves its outcome to the caller).
+      endTransaction();
+      consistency.captureDue();
+    }
+    consistency.captureAfterCommit();
+  }
+
+  public void rollback() throws SQLException {
+    if (state.autoCommit()) {
+      syncPrimary();
+      link.connection().jdbc().rollback(); // Connector/J's own answer to a rollback in autocommit mode
+      return;
+    }
+    try {
+      if (!link.autoCommitOnServer()) {
+        link.connection().jdbc().rollback();
+      }
+      replicas.commitOrRollback(false);
+    } finally {
+      endTransaction();
+    }
+  }
+
+  /**
+   * The primary's JDBC connection for a call that belongs to its transaction (savepoints), with the
+   * application's autocommit and read-only flags synced first.
+   */
+  public Connection primaryInTransaction() throws SQLException {
+    syncPrimary();
+    return link.connection().jdbc();
+  }
+
+  /**
+   * Sets the read-only flag. As JDBC allows, it cannot change inside a transaction that has already
+   * run a statement (the transaction's server is chosen): commit or roll back first. Setting the
+   * current value is always allowed. It reaches the primary connection before its next statement.
+   */
+  public void setReadOnly(boolean readOnly) throws SQLException {
+    TransactionState next = state.withReadOnly(readOnly);
+    if (next == null) {
+      throw new SQLException(
+          "Cannot change read-only mode inside a transaction that has started; commit or roll back first", "25000");
+    }
+    state = next;
+  }
+
+  public boolean readOnly() {
+    return state.readOnly();
+  }
+
+  private void endTransaction() {
+    state = state.ended();
+    readsOn = null;
+    replicas.transactionEnded();
+  }
+}

@@ -1,0 +1,110 @@
+package dev.ryow.jdbc.route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ryow.jdbc.route.RetryRule.Failure;
+import dev.ryow.jdbc.route.RetryRule.Retry;
+import dev.ryow.jdbc.sql.StatementKind;
+import java.net.SocketTimeoutException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The retry rule's whole table. {@link #TABLE} lists every case in which a failed statement runs again;
+ * every other combination of kind, server, failure, transaction and pin throws. The test compares the
+ * rule with the table over all combinations, so changing, adding or removing a row of either fails it.
+ */
+class RetryRuleTest {
+  /** ran on | kind (OTHER: every kind but READ and PRIMARY_READ) | failure | in transaction | pinned | retry. */
+  private static final String TABLE = """
+      REPLICA | READ         | READ_ONLY_REFUSAL | no | no  | ON_PRIMARY_AS_WRITE
+      REPLICA | READ         | READ_ONLY_REFUSAL | no | yes | ON_PRIMARY_AS_WRITE
+      REPLICA | READ         | CONNECTION_LOST   | no | no  | ELSEWHERE
+      REPLICA | READ         | CONNECTION_LOST   | no | yes | ELSEWHERE
+      PRIMARY | READ         | READ_ONLY_REFUSAL | no | no  | NEW_PRIMARY
+      PRIMARY | READ         | CONNECTION_LOST   | no | no  | NEW_PRIMARY
+      PRIMARY | READ         | CALLER_TIMEOUT    | no | no  | NEW_PRIMARY
+      PRIMARY | PRIMARY_READ | READ_ONLY_REFUSAL | no | no  | NEW_PRIMARY
+      PRIMARY | PRIMARY_READ | CONNECTION_LOST   | no | no  | NEW_PRIMARY
+      PRIMARY | PRIMARY_READ | CALLER_TIMEOUT    | no | no  | NEW_PRIMARY
+      PRIMARY | OTHER        | READ_ONLY_REFUSAL | no | no  | NEW_PRIMARY
+      """;
+
+  @Test
+  void theRuleIsExactlyTheTable() {
+    Map<String, Retry> expected = new TreeMap<>();
+    TABLE.lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(line -> {
+      String[] c = line.split("\\s*\\|\\s*");
+      for (StatementKind kind : kinds(c[1])) {
+        expected.put(key(Target.valueOf(c[0]), kind, Failure.valueOf(c[2]), c[3].equals("yes"), c[4].equals("yes")),
+            Retry.valueOf(c[5]));
+      }
+    });
+    Map<String, Retry> actual = new TreeMap<>();
+    Map<String, Retry> tableOrThrow = new TreeMap<>();
+    for (Target on : Target.values()) {
+      for (StatementKind kind : StatementKind.values()) {
+        for (Failure failure : Failure.values()) {
+          for (boolean inTransaction : new boolean[] {false, true}) {
+            for (boolean pinned : new boolean[] {false, true}) {
+              String key = key(on, kind, failure, inTransaction, pinned);
+              actual.put(key, RetryRule.decide(kind, on, failure, inTransaction, pinned));
+              tableOrThrow.put(key, expected.getOrDefault(key, Retry.THROW));
+            }
+          }
+        }
+      }
+    }
+    assertThat(expected).as("every row of the table is a real combination").allSatisfy((k, v) -> assertThat(actual).containsKey(k));
+    assertThat(actual).isEqualTo(tableOrThrow);
+  }
+
+  @Test
+  void nothingInsideATransactionRunsTwice() {
+    for (Target on : Target.values()) {
+      for (StatementKind kind : StatementKind.values()) {
+        for (Failure failure : Failure.values()) {
+          assertThat(RetryRule.decide(kind, on, failure, true, false)).isEqualTo(Retry.THROW);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aWriteWhoseConnectionFailedMayHaveCommittedAndNeverRunsAgain() {
+    for (Failure failure : new Failure[] {Failure.CONNECTION_LOST, Failure.CALLER_TIMEOUT}) {
+      assertThat(RetryRule.decide(StatementKind.WRITE, Target.PRIMARY, failure, false, false)).isEqualTo(Retry.THROW);
+    }
+  }
+
+  @Test
+  void failuresAreClassifiedCallerTimeoutFirst() throws Exception {
+    SQLException timeout = new SQLNonTransientConnectionException("read timed out", "08S01");
+    timeout.initCause(new SocketTimeoutException("Read timed out"));
+    assertThat(Failure.of(timeout)).isEqualTo(Failure.CALLER_TIMEOUT);
+    assertThat(Failure.of(new SQLException("read only", "HY000", 1290))).isEqualTo(Failure.READ_ONLY_REFUSAL);
+    assertThat(Failure.of(new SQLException("super read only", "HY000", 1836))).isEqualTo(Failure.READ_ONLY_REFUSAL);
+    assertThat(Failure.of(new SQLException("link", "08S01"))).isEqualTo(Failure.CONNECTION_LOST);
+    assertThat(Failure.of(new SQLNonTransientConnectionException("closed", "08003"))).isEqualTo(Failure.CONNECTION_LOST);
+    assertThat(Failure.of(new SQLException("duplicate", "23000", 1062))).isEqualTo(Failure.OTHER);
+  }
+
+  private static Iterable<StatementKind> kinds(String group) {
+    if (!group.equals("OTHER")) {
+      return EnumSet.of(StatementKind.valueOf(group));
+    }
+    EnumSet<StatementKind> other = EnumSet.allOf(StatementKind.class);
+    other.removeAll(EnumSet.of(StatementKind.READ, StatementKind.PRIMARY_READ));
+    return other;
+  }
+
+  private static String key(Target on, StatementKind kind, Failure failure, boolean inTransaction, boolean pinned) {
+    return Stream.of(on, kind, failure, inTransaction ? "in-tx" : "no-tx", pinned ? "pinned" : "-")
+        .map(String::valueOf).reduce((a, b) -> a + " " + b).orElseThrow();
+  }
+}
