@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Gathers the results folder into {@code SUMMARY.md} (targets, workload table, chart) and, with
@@ -49,7 +51,7 @@ public final class Summary {
     }
   }
 
-  private static String prefixFor(Path file, Path out) {
+  static String prefixFor(Path file, Path out) {
     Path base = file.toAbsolutePath().getParent();
     return base.relativize(out.toAbsolutePath()).toString().replace('\\', '/') + "/";
   }
@@ -57,7 +59,7 @@ public final class Summary {
   /** The targets of the latest run and the chart behind a network delay, links prefixed by {@code prefix}. */
   static List<String> headline(Path out, String prefix) throws IOException {
     List<String> md = new ArrayList<>();
-    addTargets(md, out);
+    addTargets(md, out, prefix);
     if (Files.exists(out.resolve(NETWORK).resolve("workload.svg"))) {
       md.add("");
       md.add("![Write a row, read it back at once, behind 0.5 ms each way](" + prefix + NETWORK + "/workload.svg)");
@@ -83,7 +85,7 @@ public final class Summary {
     md.add("");
     md.add("### Targets");
     md.add("");
-    addTargets(md, out);
+    addTargets(md, out, prefix);
     md.add("");
     List<String> network = lines(out.resolve(NETWORK).resolve("workload.md"));
     if (!network.isEmpty()) {
@@ -126,15 +128,98 @@ public final class Summary {
     return md;
   }
 
-  /** The targets table of every part of the results folder. */
-  private static void addTargets(List<String> md, Path out) throws IOException {
-    md.add(Target.header());
-    for (String file : List.of("jmh-targets.tsv", "workload-targets.tsv", NETWORK + "/workload-targets.tsv",
-        "protocol-targets.tsv")) {
-      for (Target t : Target.read(out.resolve(file))) {
-        md.add(t.row());
+  /**
+   * One run behind the results folder: its short name (the table's Run column), what it was, the results
+   * file it wrote its targets and report to, and when it started (empty if the report does not say).
+   */
+  record Run(String name, String what, String targets, String report, String started) {
+
+    /** The runs whose targets the folder may hold, in table order. */
+    static List<Run> of(Path out) throws IOException {
+      List<Run> runs = new ArrayList<>();
+      runs.add(new Run("JMH", "JMH suite (classification, GTID sets, wrapper overhead, raw vs ryow round trips)",
+          "jmh-targets.tsv", "jmh.md", started(out.resolve("jmh.md"))));
+      runs.add(new Run("loopback", "workload on loopback", "workload-targets.tsv", "workload.md",
+          started(out.resolve("workload.md"))));
+      runs.add(new Run("0.5 ms each way", "workload behind forwarders adding 0.5 ms each way",
+          NETWORK + "/workload-targets.tsv", NETWORK + "/workload.md", started(out.resolve(NETWORK).resolve("workload.md"))));
+      runs.add(new Run("protocol", "transaction protocol", "protocol-targets.tsv", "protocol.md",
+          started(out.resolve("protocol.md"))));
+      return runs;
+    }
+
+    /** The time of the report's {@code - Run started …} line, or empty. */
+    private static String started(Path report) throws IOException {
+      for (String line : lines(report)) {
+        if (line.startsWith("- Run started ")) {
+          String t = line.substring("- Run started ".length()).split("[ ,;]", 2)[0];
+          return t;
+        }
+      }
+      return "";
+    }
+
+    /** The run named in a sentence: what it was, when, and a link to its report. */
+    String described(String prefix) {
+      return "*" + name + "*: " + what + (started.isEmpty() ? "" : ", started " + started) + " ([" + report + "]("
+          + prefix + report + "))";
+    }
+  }
+
+  /**
+   * The targets table of every run of the results folder, one row per target: a target that several runs
+   * measured (the workload's, on loopback and behind forwarders) is one row naming each run with its
+   * figure, met only if every run met it. Below it, one line names the runs.
+   */
+  private static void addTargets(List<String> md, Path out, String prefix) throws IOException {
+    Map<String, List<Measured>> byTarget = new LinkedHashMap<>();
+    List<Run> used = new ArrayList<>();
+    for (Run run : Run.of(out)) {
+      List<Target> targets = Target.read(out.resolve(run.targets()));
+      if (!targets.isEmpty()) {
+        used.add(run);
+      }
+      for (Target t : targets) {
+        byTarget.computeIfAbsent(t.name(), k -> new ArrayList<>()).add(new Measured(run, t));
       }
     }
+    md.add(TARGETS_HEADER);
+    for (Map.Entry<String, List<Measured>> e : byTarget.entrySet()) {
+      md.add(row(e.getKey(), e.getValue()));
+    }
+    if (!used.isEmpty()) {
+      md.add("");
+      List<String> named = new ArrayList<>();
+      for (Run r : used) {
+        named.add(r.described(prefix));
+      }
+      md.add("Runs: " + String.join("; ", named) + ".");
+    }
+  }
+
+  static final String TARGETS_HEADER = "| Target | Run | Goal | Measured | |\n|---|---|---|---|---|";
+
+  /** A target as one run measured it. */
+  private record Measured(Run run, Target target) {}
+
+  private static String row(String name, List<Measured> ms) {
+    List<String> runs = new ArrayList<>();
+    List<String> goals = new ArrayList<>();
+    List<String> figures = new ArrayList<>();
+    List<String> unmet = new ArrayList<>();
+    for (Measured m : ms) {
+      runs.add(m.run().name());
+      if (!goals.contains(m.target().goal())) {
+        goals.add(m.target().goal());
+      }
+      figures.add(ms.size() == 1 ? m.target().figure() : m.run().name() + ": " + m.target().figure());
+      if (!m.target().met()) {
+        unmet.add(m.run().name());
+      }
+    }
+    String met = unmet.isEmpty() ? "met" : ms.size() == 1 ? "**not met**" : "**not met** (" + String.join(", ", unmet) + ")";
+    return "| " + name + " | " + String.join(", ", runs) + " | " + String.join("; ", goals) + " | "
+        + String.join("; ", figures) + " | " + met + " |";
   }
 
   /** The first Markdown table of a results file that starts with {@code | Condition}. */

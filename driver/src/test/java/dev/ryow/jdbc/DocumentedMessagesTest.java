@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * message quoted in the docs is one the code produces.
  *
  * <p>Quotes are code spans: in {@code docs/troubleshooting.md}, every span in the first column of a
- * table; elsewhere (README, ARCHITECTURE, the tool notes, the sandbox's README, {@code docs/*.md}), every span that reads
+ * table; elsewhere (README, ARCHITECTURE, the tool notes, the sandbox's README, {@code docs/**.md}), every span that reads
  * like a sentence (three or more lower-case words). {@code …} stands for a variable part.
  */
 class DocumentedMessagesTest {
@@ -125,7 +125,7 @@ class DocumentedMessagesTest {
   private static List<Path> docs() throws IOException {
     List<Path> docs = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("ARCHITECTURE.md"),
         ROOT.resolve("META-INF-services-notes.md"), ROOT.resolve("sandbox/README.md")));
-    try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+    try (Stream<Path> files = Files.walk(ROOT.resolve("docs"))) {
       files.filter(f -> f.toString().endsWith(".md")).sorted().forEach(docs::add);
     }
     return docs;

@@ -39,6 +39,9 @@ final class JavaMessages {
       "assert", "instanceof", "if", "while", "for", "do", "try", "catch", "finally", "switch");
   private static final Set<String> LOGGERS = Set.of("LOG", "log", "LOGGER", "logger");
   private static final Set<String> LOUD_LEVELS = Set.of("warn", "error");
+  private static final Set<String> LEVELS = Set.of("error", "warn", "info", "debug", "trace");
+  private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
+  private static final Pattern LOGGER_CLASS = Pattern.compile("getLogger\\(\\s*(\\w+)\\.class\\s*\\)");
 
   /** Where a message is produced and what it is. */
   record Message(String where, String kind, String template) {
@@ -65,7 +68,19 @@ final class JavaMessages {
     }
   }
 
+  /**
+   * One log call: where, the logger's name (the class passed to {@code getLogger}, taken to be in the
+   * file's package), the level, and the message template.
+   */
+  record LogLine(String where, String logger, String level, String template) {
+    @Override
+    public String toString() {
+      return where + " " + level.toUpperCase(java.util.Locale.ROOT) + " " + logger + ": " + template;
+    }
+  }
+
   private final List<Message> userMessages = new ArrayList<>();
+  private final List<LogLine> logLines = new ArrayList<>();
   private final Set<String> templates = new LinkedHashSet<>();
   private final Map<String, String> constants = new HashMap<>();
   private final Set<String> ambiguousConstants = new HashSet<>();
@@ -95,7 +110,7 @@ final class JavaMessages {
       m.collectConstants(text);
     }
     for (Map.Entry<String, String> e : sources.entrySet()) {
-      m.collectMessages(e.getKey(), Lexer.tokens(e.getValue()));
+      m.collectMessages(e.getKey(), loggerName(e.getValue()), Lexer.tokens(e.getValue()));
     }
     return m;
   }
@@ -103,6 +118,41 @@ final class JavaMessages {
   /** Exception messages and WARN/ERROR log messages that hold literal text (pass-throughs left out). */
   List<Message> userMessages() {
     return userMessages;
+  }
+
+  /** Every {@code LOG.<level>(…)} call whose message holds literal text, at every level. */
+  List<LogLine> logLines() {
+    return logLines;
+  }
+
+  /**
+   * Whether {@code quote} ({@link #HOLE} for variable parts) is {@code template}: its literal parts appear
+   * in order in the template.
+   */
+  static boolean quotes(String quote, String template) {
+    int at = 0;
+    boolean any = false;
+    for (String p : quote.split(HOLE, -1)) {
+      if (p.isBlank()) {
+        continue;
+      }
+      int i = template.indexOf(p.strip(), at);
+      if (i < 0) {
+        return false;
+      }
+      at = i + p.strip().length();
+      any = true;
+    }
+    return any;
+  }
+
+  private static String loggerName(String source) {
+    Matcher pkg = PACKAGE.matcher(source);
+    Matcher cls = LOGGER_CLASS.matcher(source);
+    if (!cls.find()) {
+      return "";
+    }
+    return (pkg.find() ? pkg.group(1) + "." : "") + cls.group(1);
   }
 
   /** Every template in the sources: user messages and every string concatenation or literal. */
@@ -157,7 +207,7 @@ final class JavaMessages {
     }
   }
 
-  private void collectMessages(String file, List<Token> t) {
+  private void collectMessages(String file, String logger, List<Token> t) {
     for (int i = 0; i < t.size(); i++) {
       Token tok = t.get(i);
       if (tok.isLiteral()) {
@@ -172,12 +222,16 @@ final class JavaMessages {
           userMessages.add(new Message(file + ":" + tok.line(), t.get(i + 1).text(), message));
         }
       } else if (LOGGERS.contains(tok.text()) && i + 3 < t.size() && t.get(i + 1).is(".")
-          && LOUD_LEVELS.contains(t.get(i + 2).text()) && t.get(i + 3).is("(")) {
+          && LEVELS.contains(t.get(i + 2).text()) && t.get(i + 3).is("(")) {
         List<int[]> args = arguments(t, i + 3);
         if (!args.isEmpty()) {
           String message = template(t, args.get(0)[0], args.get(0)[1]);
+          String level = t.get(i + 2).text();
           if (message != null) {
-            userMessages.add(new Message(file + ":" + tok.line(), "log." + t.get(i + 2).text(), message));
+            logLines.add(new LogLine(file + ":" + tok.line(), logger, level, message));
+            if (LOUD_LEVELS.contains(level)) {
+              userMessages.add(new Message(file + ":" + tok.line(), "log." + level, message));
+            }
           }
         }
       }

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * What the reads of one scope (a connection, a {@code ConsistencyScope}, a cluster's JVM) have seen,
  * as a sound upper bound, learned without a round trip of its own: a read that a server answered
  * saw no more than that server's {@code gtid_owned} ∪ {@code gtid_executed} read by any poll <em>sent
- * after the read completed</em> (the server only moves forward; see ARCHITECTURE.md, "Monotonic reads").
+ * after the read completed</em> (the server only moves forward; see docs/architecture/monotonic-reads.md).
  *
  * <p>Until such a poll arrives the read is <em>pending</em> on its server: {@link #observed} records
  * per server the completion time of its latest read. {@link #resolve} turns pending reads into the

@@ -41,7 +41,7 @@ public final class Watermark {
 
   /**
    * Replaces {@code expected} by {@code smaller} (GTIDs the primary turned out not to have are
-   * forgotten, see {@code ARCHITECTURE.md}). Returns false when the set changed meanwhile.
+   * forgotten, see {@code docs/architecture/health-and-failover.md}). Returns false when the set changed meanwhile.
    */
   public boolean forget(GtidSet expected, GtidSet smaller) {
     return gtids.compareAndSet(expected, smaller);
