@@ -6,11 +6,9 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
 import dev.ryow.jdbc.config.RyowUrl;
-import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.ClusterMBeans;
 import dev.ryow.jdbc.route.ClusterRegistry;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.sql.Connection;
@@ -42,7 +40,6 @@ public final class RyowDriver implements Driver {
   /** Minor version of this driver, from {@link #VERSION}. */
   public static final int MINOR_VERSION = DriverVersion.MINOR;
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RyowDriver.class);
   /** Shared by every instance: a pool that instantiates the driver itself gets the same clusters and pollers. */
   private static final ClusterRegistry CLUSTERS = new ClusterRegistry();
   private static final RyowDriver INSTANCE = new RyowDriver();
@@ -71,7 +68,7 @@ public final class RyowDriver implements Driver {
     try {
       RyowConfig config = RyowConfig.from(url, info == null ? new Properties() : info);
       ConnectorJ connectorJ = connector();
-      Cluster cluster = CLUSTERS.reserve(config.clusterKey(), jvmWrites -> newCluster(config, connectorJ, jvmWrites));
+      Cluster cluster = CLUSTERS.reserve(config, connectorJ, VERSION);
       try {
         return LogicalConnection.open(cluster, config, connectorJ);
       } catch (SQLException | RuntimeException e) {
@@ -81,12 +78,6 @@ public final class RyowDriver implements Driver {
     } catch (RuntimeException e) {
       throw new SQLException("Unexpected failure opening a " + RyowUrl.SCHEME + " connection: " + e, "08001", e);
     }
-  }
-
-  private static Cluster newCluster(RyowConfig config, ConnectorJ connectorJ, GtidSet jvmWrites) {
-    Cluster cluster = new Cluster(config, connectorJ, jvmWrites);
-    LOG.info("[{}] new cluster, ryow-jdbc {}: {}", cluster.name(), VERSION, config);
-    return ClusterMBeans.register(cluster);
   }
 
   /**

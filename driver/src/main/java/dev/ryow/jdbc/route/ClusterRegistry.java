@@ -1,6 +1,8 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.server.ConnectorJ;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -53,6 +55,18 @@ public final class ClusterRegistry {
     });
     startSweeper();
     return cluster;
+  }
+
+  /**
+   * The cluster for {@code config}'s servers, created (logged, its MBean registered) if there is none,
+   * reserved for one more connection as {@link #reserve(String, Function)} does.
+   */
+  public Cluster reserve(RyowConfig config, ConnectorJ connector, String driverVersion) {
+    return reserve(config.clusterKey(), jvmWrites -> {
+      Cluster cluster = new Cluster(config, connector, jvmWrites);
+      LOG.info("[{}] new cluster, ryow-jdbc {}: {}", cluster.name(), driverVersion, config);
+      return ClusterMBeans.register(cluster);
+    });
   }
 
   /** The live cluster for {@code key}, if one exists (nothing is created or reserved). */
