@@ -136,7 +136,7 @@ public final class Cluster {
     this.servers = List.copyOf(all);
     this.distinct = new DistinctServers(name, servers);
     this.primary = servers.get(0);
-    this.primary.health(Health.PRIMARY, 0, "");
+    this.primary.promote();
     this.fallback = new FallbackPolicy(config);
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
@@ -478,26 +478,39 @@ public final class Cluster {
     }
   }
 
-  /** A connection to {@code server} failed: out of rotation until a probe succeeds. */
+  /**
+   * A connection to {@code server} failed: out of rotation until a probe succeeds. Called by the poller
+   * and by every application thread that sees a failure; of those reporting at once, the one whose
+   * compare-and-set took the server out is the one that counts and logs it.
+   */
   public void unreachable(ReplicaEndpoint server, String why) {
-    Health previous = server.unreachable(why, System.nanoTime());
-    if (previous != Health.UNREACHABLE && previous != Health.PRIMARY) {
+    unreachable(server, why, System.nanoTime());
+  }
+
+  /** {@link #unreachable(ReplicaEndpoint, String)} for a failure seen at {@code nowNanos} ({@link System#nanoTime()}). */
+  void unreachable(ReplicaEndpoint server, String why, long nowNanos) {
+    HealthState previous = server.unreachable(why, nowNanos);
+    if (previous != null && previous.health() != Health.UNREACHABLE) {
       metrics.replicaFailed();
-      rotationLog.out(server, Health.UNREACHABLE, why, System.nanoTime());
+      rotationLog.out(server, Health.UNREACHABLE, why, nowNanos);
     }
   }
 
+  /** A poll's verdict on {@code server} (poller only); the primary's own health is left alone. */
   void health(ReplicaEndpoint server, Health next, long lagMillis, String why) {
     if (server == primary) {
       return;
     }
-    Health previous = server.health(next, lagMillis, why);
-    if (previous.inRotation() && !next.inRotation()) {
+    HealthState previous = server.health(next, lagMillis, why);
+    if (previous == null) {
+      return;
+    }
+    if (previous.health().inRotation() && !next.inRotation()) {
       metrics.replicaFailed();
       rotationLog.out(server, next, why, System.nanoTime());
-    } else if (!previous.inRotation() && next.inRotation()) {
+    } else if (!previous.health().inRotation() && next.inRotation()) {
       metrics.replicaRecovered();
-      rotationLog.back(server, previous);
+      rotationLog.back(server, previous.health());
     }
   }
 
@@ -600,8 +613,8 @@ public final class Cluster {
 
   private void moveTo(ReplicaEndpoint found, String why) {
     ReplicaEndpoint old = primary;
-    found.health(Health.PRIMARY, 0, "");
-    old.health(Health.UNKNOWN, 0, "was the primary until " + why);
+    found.promote();
+    old.demote("was the primary until " + why);
     primary = found;
     // Empty, and after every watermark's stamp: each is checked against the new primary (forgetting).
     primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1, primaryPollTicket());
