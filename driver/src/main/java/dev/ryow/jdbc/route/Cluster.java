@@ -17,9 +17,11 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -79,14 +81,14 @@ public final class Cluster {
   private final ReentrantLock discovery = new ReentrantLock();
   private final ClusterMonitor monitor;
   private final RotationLog rotationLog;
-  private volatile ReplicaEndpoint primary;
-  private volatile long primaryEpoch;
-  private volatile long primaryConfirmedNanos = System.nanoTime();
+  /**
+   * The primary, its epoch, position and last poll: one state, replaced by one compare-and-set (a move by
+   * the thread holding {@link #discovery}, a poll's result by the poller, only while it is still about
+   * the server it polled).
+   */
+  private final AtomicReference<PrimaryState> primary;
   /** How many primary polls were sent ({@link #primaryPollTicket}); also taken by a move of the primary. */
   private final AtomicLong primaryPolls = new AtomicLong();
-  private volatile PrimaryPosition primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1, 0);
-  /** The last poll of the current primary (null after a move, until it is polled). */
-  private volatile @Nullable PollSnapshot primaryPoll;
   /** What every read through this cluster's connections in this JVM saw (monotonic reads, {@code jvm} mode). */
   private final ReadWatermark jvmReads = new ReadWatermark();
   private final boolean monotonicReads;
@@ -135,8 +137,8 @@ public final class Cluster {
     }
     this.servers = List.copyOf(all);
     this.distinct = new DistinctServers(name, servers);
-    this.primary = servers.get(0);
-    this.primary.health(Health.PRIMARY, 0, "");
+    this.primary = new AtomicReference<>(PrimaryState.first(servers.get(0), System.nanoTime()));
+    servers.get(0).promote();
     this.fallback = new FallbackPolicy(config);
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
@@ -200,13 +202,13 @@ public final class Cluster {
         return null;
       }
     }
-    PollSnapshot p = primaryPoll;
+    PollSnapshot p = primaryPoll();
     return p != null && p.startedNanos() - completedNanos > 0 ? p : null;
   }
 
   /** The last poll of the current primary, or null. */
   public @Nullable PollSnapshot primaryPoll() {
-    return primaryPoll;
+    return primary().poll();
   }
 
   /** {@code ryow.consistency}: the mode of connections that were given none and run outside a scope. */
@@ -290,14 +292,22 @@ public final class Cluster {
     return distinct;
   }
 
-  /** The server that takes writes now. */
-  public ReplicaEndpoint primaryEndpoint() {
-    return primary;
+  /**
+   * The primary now: which server, since which move, and what it was last polled to have executed. A
+   * caller that needs more than one of these reads them from one state (one volatile read).
+   */
+  public PrimaryState primary() {
+    return Objects.requireNonNull(primary.get());  // never set to null
   }
 
-  /** Grows by one each time the cluster moves to a different primary. */
+  /** The server that takes writes now ({@link #primary()}'s endpoint). */
+  public ReplicaEndpoint primaryEndpoint() {
+    return primary().endpoint();
+  }
+
+  /** Grows by one each time the cluster moves to a different primary ({@link #primary()}'s epoch). */
   public long primaryEpoch() {
-    return primaryEpoch;
+    return primary().epoch();
   }
 
   /**
@@ -310,19 +320,28 @@ public final class Cluster {
 
   /** What the primary had executed at the last poll (it only lags behind the truth). */
   public PrimaryPosition primaryPosition() {
-    return primaryPosition;
+    return primary().position();
   }
 
-  void primaryExecuted(PollSnapshot poll, long pollTicket) {
-    primaryPoll = poll;
-    primaryExecuted(poll.position().executed(), poll.startedNanos(), pollTicket);
-  }
-
-  void primaryExecuted(GtidSet executed, long polledAtNanos, long pollTicket) {
-    primaryPosition = new PrimaryPosition(executed, polledAtNanos, pollTicket);
-    primaryExecuted.advance(executed);
-    primaryConfirmedNanos = polledAtNanos;
+  /**
+   * A poll of {@code polled}, sent with {@code pollTicket}, found it writable: its position becomes the
+   * primary's, unless the cluster moved to another server meanwhile (then the poll says nothing of the
+   * primary and is dropped). Poller only. Returns whether it was taken.
+   */
+  boolean primaryPolled(ReplicaEndpoint polled, PollSnapshot poll, long pollTicket) {
+    // Known on the primary before the state says so; should a move come first, forgotten again below.
+    primaryExecuted.advance(poll.position().executed());
+    PrimaryState current;
+    do {
+      current = primary();
+      if (current.endpoint() != polled) {
+        // A move won meanwhile, and may have cleared the known set before the line above: clear it again.
+        primaryExecuted.clear();
+        return false;
+      }
+    } while (!primary.compareAndSet(current, current.polled(poll, pollTicket)));
     stateVersion.bump();
+    return true;
   }
 
   /** Where the next logical connection starts its round-robin walk over the servers. */
@@ -410,7 +429,7 @@ public final class Cluster {
       writes = writes.union(jvmReads.bound().full());
     }
     for (ReplicaEndpoint e : servers) {
-      if (e != primary && !e.vacant() && !e.knownExecuted().contains(writes)) {
+      if (e != primaryEndpoint() && !e.vacant() && !e.knownExecuted().contains(writes)) {
         return writes;
       }
     }
@@ -478,26 +497,39 @@ public final class Cluster {
     }
   }
 
-  /** A connection to {@code server} failed: out of rotation until a probe succeeds. */
+  /**
+   * A connection to {@code server} failed: out of rotation until a probe succeeds. Called by the poller
+   * and by every application thread that sees a failure; of those reporting at once, the one whose
+   * compare-and-set took the server out is the one that counts and logs it.
+   */
   public void unreachable(ReplicaEndpoint server, String why) {
-    Health previous = server.unreachable(why, System.nanoTime());
-    if (previous != Health.UNREACHABLE && previous != Health.PRIMARY) {
+    unreachable(server, why, System.nanoTime());
+  }
+
+  /** {@link #unreachable(ReplicaEndpoint, String)} for a failure seen at {@code nowNanos} ({@link System#nanoTime()}). */
+  void unreachable(ReplicaEndpoint server, String why, long nowNanos) {
+    HealthState previous = server.unreachable(why, nowNanos);
+    if (previous != null && previous.health() != Health.UNREACHABLE) {
       metrics.replicaFailed();
-      rotationLog.out(server, Health.UNREACHABLE, why, System.nanoTime());
+      rotationLog.out(server, Health.UNREACHABLE, why, nowNanos);
     }
   }
 
+  /** A poll's verdict on {@code server} (poller only); the primary's own health is left alone. */
   void health(ReplicaEndpoint server, Health next, long lagMillis, String why) {
-    if (server == primary) {
+    if (server == primaryEndpoint()) {
       return;
     }
-    Health previous = server.health(next, lagMillis, why);
-    if (previous.inRotation() && !next.inRotation()) {
+    HealthState previous = server.health(next, lagMillis, why);
+    if (previous == null) {
+      return;
+    }
+    if (previous.health().inRotation() && !next.inRotation()) {
       metrics.replicaFailed();
       rotationLog.out(server, next, why, System.nanoTime());
-    } else if (!previous.inRotation() && next.inRotation()) {
+    } else if (!previous.health().inRotation() && next.inRotation()) {
       metrics.replicaRecovered();
-      rotationLog.back(server, previous);
+      rotationLog.back(server, previous.health());
     }
   }
 
@@ -533,22 +565,16 @@ public final class Cluster {
       throw new SQLTransientConnectionException("Interrupted while looking for the primary", "08001", e);
     }
     try {
-      if (primaryEpoch != seenEpoch) {
-        return primary;
-      }
-      if (primaryConfirmedNanos - failedAtNanos > 0) {
-        return primary;
+      PrimaryState known = primary();
+      if (known.epoch() != seenEpoch || known.confirmedNanos() - failedAtNanos > 0) {
+        return known.endpoint();
       }
       StringBuilder seen = new StringBuilder();
       while (true) {
         seen.setLength(0);
-        ReplicaEndpoint found = findWritable(seen);
+        ReplicaEndpoint found = findWritable(known.endpoint(), seen);
         if (found != null) {
-          if (found != primary) {
-            moveTo(found, why);
-          }
-          primaryConfirmedNanos = System.nanoTime();
-          return found;
+          return found == known.endpoint() ? confirm(known.endpoint()) : moveTo(found, why);
         }
         if (deadlineMillis == 0) {
           throw new SQLTransientConnectionException(
@@ -577,7 +603,7 @@ public final class Cluster {
     }
   }
 
-  private @Nullable ReplicaEndpoint findWritable(StringBuilder seen) {
+  private @Nullable ReplicaEndpoint findWritable(ReplicaEndpoint primary, StringBuilder seen) {
     List<ReplicaEndpoint> order = new ArrayList<>(servers.size());
     order.add(primary);
     for (ReplicaEndpoint e : servers) {
@@ -598,20 +624,43 @@ public final class Cluster {
     return null;
   }
 
-  private void moveTo(ReplicaEndpoint found, String why) {
-    ReplicaEndpoint old = primary;
-    found.health(Health.PRIMARY, 0, "");
-    old.health(Health.UNKNOWN, 0, "was the primary until " + why);
-    primary = found;
-    // Empty, and after every watermark's stamp: each is checked against the new primary (forgetting).
-    primaryPosition = new PrimaryPosition(GtidSet.EMPTY, System.nanoTime() - 1, primaryPollTicket());
-    primaryPoll = null;
+  /** A discovery found the current primary {@code endpoint} writable; returns it. */
+  private ReplicaEndpoint confirm(ReplicaEndpoint endpoint) {
+    long now = System.nanoTime();
+    PrimaryState current;
+    do {
+      current = primary();
+    } while (current.endpoint() == endpoint && !primary.compareAndSet(current, current.confirmed(now)));
+    return endpoint;
+  }
+
+  /**
+   * Moves the cluster to {@code found}: one compare-and-set installs the new endpoint, epoch and empty
+   * position together; the thread whose compare-and-set made the move (one, whatever the callers) swaps
+   * the two servers' health, counts and logs it. Returns the primary now.
+   */
+  private ReplicaEndpoint moveTo(ReplicaEndpoint found, String why) {
+    long ticket = primaryPollTicket();
+    long now = System.nanoTime();
+    PrimaryState current;
+    PrimaryState moved;
+    do {
+      current = primary();
+      if (current.endpoint() == found) {
+        return found;
+      }
+      // Empty, and after every watermark's stamp: each is checked against the new primary (forgetting).
+      moved = current.movedTo(found, ticket, now);
+    } while (!primary.compareAndSet(current, moved));
+    ReplicaEndpoint old = current.endpoint();
     // What the old primary executed says nothing of the new one (it may have lost some of it).
     primaryExecuted.clear();
-    primaryEpoch++;
+    found.promote();
+    old.demote("was the primary until " + why);
     stateVersion.bump();
     metrics.primaryFailedOver();
     LOG.warn("[{}] primary moved from {} to {} ({})", name, old, found, why);
+    return found;
   }
 
   private String hosts() {

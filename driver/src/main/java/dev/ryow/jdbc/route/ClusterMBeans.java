@@ -3,6 +3,7 @@ package dev.ryow.jdbc.route;
 import dev.ryow.jdbc.metrics.ClusterMBean;
 import dev.ryow.jdbc.metrics.ReplicaState;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.JMException;
@@ -84,11 +85,17 @@ public final class ClusterMBeans {
     return value.isEmpty() ? ObjectName.quote(value) : value;
   }
 
-  private static List<ReplicaState> replicaStates(Cluster cluster) {
+  /** One row per replica; a replica's health and problem come from one {@link HealthState}, never torn. */
+  static List<ReplicaState> replicaStates(Cluster cluster) {
     ReplicaEndpoint primary = cluster.primaryEndpoint();
-    return cluster.servers().stream()
-        .filter(r -> r != primary && !r.vacant())
-        .map(r -> new ReplicaState(r.host().address(), r.knownExecuted().toString()))
-        .toList();
+    List<ReplicaState> rows = new ArrayList<>();
+    for (ReplicaEndpoint r : cluster.servers()) {
+      HealthState health = r.healthState();
+      if (r != primary && health.health() != Health.VACANT) {
+        rows.add(new ReplicaState(r.host().address(), r.knownExecuted().toString(), health.health().name(),
+            health.problem()));
+      }
+    }
+    return rows;
   }
 }

@@ -143,11 +143,11 @@ final class ClusterMonitor {
   /** One round over every server. */
   private void pollAll(@Nullable PhysicalConnection[] monitors) {
     List<ReplicaEndpoint> servers = cluster.servers();
-    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    PrimaryState primary = cluster.primary();
     GtidSet behindUnless = previousPrimaryExecuted;
     previousPrimaryExecuted = pollPrimary(monitors, primary);
     if (primaryInGroup) {
-      discoverMembers(monitors, primary);
+      discoverMembers(monitors, primary.endpoint());
     }
     long inRotation = 0;
     long out = 0;
@@ -172,8 +172,12 @@ final class ClusterMonitor {
     metrics.replicaHealth(inRotation, out, maxLag, states.toString());
   }
 
-  /** Polls the primary; returns its gtid_executed (empty when it could not be read). */
-  private GtidSet pollPrimary(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
+  /**
+   * Polls the primary {@code state} names; returns its gtid_executed (empty when it could not be read, or
+   * when the cluster moved to another primary while the poll ran).
+   */
+  private GtidSet pollPrimary(@Nullable PhysicalConnection[] monitors, PrimaryState state) {
+    ReplicaEndpoint primary = state.endpoint();
     String trouble;
     long polledAt = System.nanoTime();
     long ticket = cluster.primaryPollTicket();
@@ -183,8 +187,8 @@ final class ClusterMonitor {
       metrics.positionPolled();
       primaryInGroup = status.groupMember();
       if (!status.readOnly()) {
-        cluster.primaryExecuted(primary.observePrimary(status, polledAt), ticket);
-        return status.gtidExecuted();
+        return cluster.primaryPolled(primary, primary.observePrimary(status, polledAt), ticket)
+            ? status.gtidExecuted() : GtidSet.EMPTY;
       }
       trouble = "the primary " + primary + " is read-only";
     } catch (SQLException e) {
@@ -196,7 +200,7 @@ final class ClusterMonitor {
       trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
     }
     try {
-      cluster.discoverPrimary(cluster.primaryEpoch(), polledAt, 0, trouble);
+      cluster.discoverPrimary(state.epoch(), polledAt, 0, trouble);
     } catch (SQLException e) {
       LOG.warn("[{}] {}; no writable server found yet: {}", cluster.name(), trouble, e.getMessage());
     }

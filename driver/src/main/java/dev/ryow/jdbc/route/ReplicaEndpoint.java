@@ -6,6 +6,7 @@ import dev.ryow.jdbc.server.ServerStatus;
 import java.util.Objects;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,26 +14,25 @@ import org.jspecify.annotations.Nullable;
  * reads) and what the cluster knows of it: the GTIDs it has certainly executed, its health, its
  * applier lag and how many reads wait on it now. Shared by all threads; every field is safe to read
  * without a lock.
+ *
+ * <p>Its health, problem, lag, probe time and backoff are one {@link HealthState}, replaced as a whole
+ * by one compare-and-set: the poller and every application thread that sees a failure may report at
+ * once, and each change has one winner, the caller whose transition method returned the state it
+ * replaced. That caller counts and logs the change ({@link Cluster}); the others changed nothing.
  */
 public final class ReplicaEndpoint {
-  static final long FIRST_BACKOFF_NANOS = 250_000_000L;
-  static final long MAX_BACKOFF_NANOS = 5_000_000_000L;
+  static final long FIRST_BACKOFF_NANOS = HealthState.FIRST_BACKOFF_NANOS;
+  static final long MAX_BACKOFF_NANOS = HealthState.MAX_BACKOFF_NANOS;
 
   private volatile HostSpec host;
   private final int index;
   private final AtomicReference<GtidSet> knownExecuted = new AtomicReference<>(GtidSet.EMPTY);
   private final Semaphore waitPermits;
   private volatile @Nullable String serverUuid;
-  private volatile Health health = Health.UP;
-  private volatile long lagMillis;
-  private volatile String problem = "";
-  private volatile long probeAtNanos;
-  private volatile long backoffNanos = FIRST_BACKOFF_NANOS;
+  private final AtomicReference<HealthState> state = new AtomicReference<>(HealthState.INITIAL);
   private volatile @Nullable PollSnapshot lastPoll;
   /** Its last poll found it behind the primary's position of the round before (see {@link #behind()}). */
   private volatile boolean behind;
-  /** When the poller first saw replication stopped without an error ({@link System#nanoTime()}); 0: running. */
-  private long stoppedSinceNanos;
   private final int maxWaiters;
   /** Bumped after every change of what a read plan reads here (not the waiter count). */
   private final StateVersion version;
@@ -52,7 +52,7 @@ public final class ReplicaEndpoint {
   /** A place for a group member not named in the URL ({@link Health#VACANT}); {@code placeholder} is never contacted. */
   static ReplicaEndpoint vacant(HostSpec placeholder, int index, int maxWaiters, StateVersion version) {
     ReplicaEndpoint e = new ReplicaEndpoint(placeholder, index, maxWaiters, version);
-    e.health = Health.VACANT;
+    e.state.set(HealthState.VACANT);
     return e;
   }
 
@@ -63,15 +63,20 @@ public final class ReplicaEndpoint {
 
   /** Whether this is a place no server has taken yet ({@link Health#VACANT}). */
   public boolean vacant() {
-    return health == Health.VACANT;
+    return health() == Health.VACANT;
   }
 
-  /** A discovered group member takes this vacant place: out of rotation until its first poll. Cluster only. */
-  void occupy(HostSpec member) {
+  /**
+   * A discovered group member takes this vacant place: out of rotation until its first poll. Its address
+   * is written before the state leaves {@link Health#VACANT}, so whoever sees the place taken sees the
+   * member's address. Cluster only (the poller). Returns whether the place was vacant.
+   */
+  boolean occupy(HostSpec member) {
+    if (!vacant()) {
+      return false;
+    }
     host = member;
-    problem = "";
-    health = Health.UNKNOWN;
-    version.bump();
+    return change(HealthState::occupied) != null;
   }
 
   /** Its position in the cluster's server list (0 = the URL's first host; then the URL's order, then discovered members). */
@@ -120,19 +125,27 @@ public final class ReplicaEndpoint {
     }
   }
 
+  /**
+   * Its health, problem, lag and probe backoff as one state: what a reader that needs more than one of
+   * them reads (one volatile read; they always belong together).
+   */
+  public HealthState healthState() {
+    return Objects.requireNonNull(state.get());  // never set to null
+  }
+
   /** Current health. */
   public Health health() {
-    return health;
+    return healthState().health();
   }
 
   /** Applier lag at the last poll, in milliseconds. */
   public long lagMillis() {
-    return lagMillis;
+    return healthState().lagMillis();
   }
 
   /** Why it is out of rotation, empty when it is not. */
   public String problem() {
-    return problem;
+    return healthState().problem();
   }
 
   /** Reads waiting on it now. */
@@ -219,36 +232,35 @@ public final class ReplicaEndpoint {
   }
 
   /**
-   * Sets the health; returns the previous one. Reaching {@link Health#UP} resets the probe backoff.
+   * A poll's verdict (see {@link HealthState#polled}); reaching {@link Health#UP} resets the probe backoff.
+   *
+   * @return the state this call replaced, null when it changed nothing (the same verdict again, or the
+   *     server is the primary or a vacant place)
    */
-  Health health(Health next, long lag, String why) {
-    Health previous = health;
-    lagMillis = lag;
-    problem = why;
-    health = next;
-    if (next == Health.UP) {
-      backoffNanos = FIRST_BACKOFF_NANOS;
-    }
-    version.bump();
-    return previous;
+  @Nullable HealthState health(Health next, long lag, String why) {
+    return change(s -> s.polled(next, lag, why));
   }
 
   /**
-   * Takes the server out of rotation because connecting to it or using a connection failed; the
-   * next probe is due after a backoff that doubles up to 5 s. Returns the previous health.
+   * Takes the server out of rotation because connecting to it or using a connection failed; the next
+   * probe is due after a backoff that doubles up to 5 s. Of many threads reporting failures at once,
+   * one changes the state; a failure reported while it is unreachable and its probe is not due changes
+   * nothing (see {@link HealthState#unreachable}).
+   *
+   * @return the state this call replaced, null when it changed nothing
    */
-  Health unreachable(String why, long nowNanos) {
-    Health previous = health;
-    if (previous == Health.PRIMARY || previous == Health.VACANT) {
-      return previous;
-    }
-    long backoff = backoffNanos;
-    probeAtNanos = nowNanos + backoff;
-    backoffNanos = Math.min(MAX_BACKOFF_NANOS, backoff * 2);
-    problem = why;
-    health = Health.UNREACHABLE;
-    version.bump();
-    return previous;
+  @Nullable HealthState unreachable(String why, long nowNanos) {
+    return change(s -> s.unreachable(why, nowNanos));
+  }
+
+  /** It became the cluster's primary; returns the state replaced, null when it changed nothing. Cluster only. */
+  @Nullable HealthState promote() {
+    return change(HealthState::primary);
+  }
+
+  /** It stopped being the primary ({@code why}); returns the state replaced, null when it was not the primary. */
+  @Nullable HealthState demote(String why) {
+    return change(s -> s.formerPrimary(why));
   }
 
   /**
@@ -257,17 +269,7 @@ public final class ReplicaEndpoint {
    * unreachable server, probed at the first poll.
    */
   void forgetHealth(long nowNanos) {
-    if (health == Health.VACANT) {
-      return;
-    }
-    if (health == Health.UNREACHABLE) {
-      probeAtNanos = nowNanos;
-    } else if (health != Health.PRIMARY) {
-      lagMillis = 0;
-      problem = "";
-      health = Health.UP;
-    }
-    version.bump();
+    change(s -> s.forgotten(nowNanos));
   }
 
   /**
@@ -275,26 +277,45 @@ public final class ReplicaEndpoint {
    * clock on the first call after it ran. Called by the poller only.
    */
   long stoppedForNanos(long nowNanos) {
-    if (stoppedSinceNanos == 0) {
-      stoppedSinceNanos = nowNanos | 1;
-    }
-    return nowNanos - stoppedSinceNanos;
+    change(s -> s.stoppedAt(nowNanos));
+    return nowNanos - healthState().stoppedSinceNanos();
   }
 
   /** Replication runs (or failed with an error): the stop clock starts again at the next stop. Poller only. */
   void replicationRunning() {
-    stoppedSinceNanos = 0;
+    change(HealthState::running);
   }
 
   /** Whether the poll should try an unreachable server again now. */
   boolean probeDue(long nowNanos) {
-    return health != Health.UNREACHABLE || nowNanos - probeAtNanos >= 0;
+    return healthState().probeDue(nowNanos);
+  }
+
+  /**
+   * Installs what {@code transition} makes of the current state, by one compare-and-set (computed again
+   * from the new current state when another thread changed it first).
+   *
+   * @return the state replaced, or null when the transition returned the current state (nothing to do)
+   */
+  private @Nullable HealthState change(UnaryOperator<HealthState> transition) {
+    while (true) {
+      HealthState current = healthState();
+      HealthState next = transition.apply(current);
+      if (next == current) {
+        return null;
+      }
+      if (state.compareAndSet(current, next)) {
+        version.bump();
+        return current;
+      }
+    }
   }
 
   /** One line for logs and {@code MetricsSnapshot.replicaStates}. */
   String describe() {
-    return host + "=" + health + " lag=" + lagMillis + "ms waiters=" + waiters()
-        + (problem.isEmpty() ? "" : " (" + problem + ")");
+    HealthState s = healthState();
+    return host + "=" + s.health() + " lag=" + s.lagMillis() + "ms waiters=" + waiters()
+        + (s.problem().isEmpty() ? "" : " (" + s.problem() + ")");
   }
 
   @Override

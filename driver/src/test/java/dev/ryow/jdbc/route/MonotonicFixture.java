@@ -57,7 +57,7 @@ final class MonotonicFixture {
   void pollPrimary(String executed, String owned) {
     tick();
     long ticket = cluster.primaryPollTicket();
-    cluster.primaryExecuted(primary.observePrimary(
+    cluster.primaryPolled(primary, primary.observePrimary(
         new ServerStatus(P, gtids(executed), gtids(owned), false, 0, true, true, 0, "", true, ""), now), ticket);
     tick();
   }

@@ -121,8 +121,12 @@ class ReplicaSelectorTest {
     r1.unreachable("x", t);
     assertThat(r1.probeDue(t + ReplicaEndpoint.FIRST_BACKOFF_NANOS - 1)).isFalse();
     assertThat(r1.probeDue(t + ReplicaEndpoint.FIRST_BACKOFF_NANOS)).isTrue();
+    assertThat(r1.unreachable("another connection failed", t + 1)).as("a failure before the probe is due").isNull();
+    assertThat(r1.probeDue(t + ReplicaEndpoint.FIRST_BACKOFF_NANOS)).as("backoff not doubled by it").isTrue();
+    assertThat(r1.problem()).isEqualTo("x");
     for (int i = 0; i < 10; i++) {
-      r1.unreachable("x", t);
+      t = r1.healthState().probeAtNanos();
+      assertThat(r1.unreachable("x", t)).as("a failed probe").isNotNull();
     }
     assertThat(r1.probeDue(t + ReplicaEndpoint.MAX_BACKOFF_NANOS - 1)).isFalse();
     assertThat(r1.probeDue(t + ReplicaEndpoint.MAX_BACKOFF_NANOS)).isTrue();
