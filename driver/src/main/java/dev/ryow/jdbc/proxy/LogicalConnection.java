@@ -12,23 +12,14 @@ import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.Session;
-import java.sql.Array;
-import java.sql.Blob;
 import java.sql.CallableStatement;
-import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.NClob;
 import java.sql.PreparedStatement;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
-import java.sql.SQLWarning;
-import java.sql.SQLXML;
 import java.sql.Savepoint;
-import java.sql.ShardingKey;
 import java.sql.Statement;
-import java.sql.Struct;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
@@ -37,11 +28,12 @@ import org.jspecify.annotations.Nullable;
  * The {@link Connection} an application gets from {@code jdbc:ryow:}: the JDBC face of a
  * {@link Session}, which holds the physical connections, the routing state and the watermarks and
  * decides where each statement runs. Each method here translates one JDBC call into one call on the
- * session (or on the primary's JDBC connection, for what only the primary answers).
+ * session; what only the primary's JDBC connection answers (getters, factories, sharding keys,
+ * unwrap) is generated in {@link DelegatingConnection}, each exception through {@link #linkFailed}.
  *
  * <p>Like any JDBC connection it is meant for one thread at a time.
  */
-public final class LogicalConnection implements Connection, RyowConnection, PrimaryCalls {
+public final class LogicalConnection extends DelegatingConnection implements RyowConnection, PrimaryCalls {
   private final Session session;
 
   private LogicalConnection(Session session) {
@@ -80,6 +72,29 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
   @Override
   public void linkFailed(PhysicalConnection on, SQLException e) {
     session.linkFailed(on, e);
+  }
+
+  /** The primary's JDBC connection, for the generated pass-throughs. */
+  @Override
+  Connection delegate() {
+    return session.primary().jdbc();
+  }
+
+  @Override
+  Connection physical() {
+    return session.primary().jdbc();
+  }
+
+  /** The exception hook of the pass-throughs: the primary's link may be broken. */
+  @Override
+  SQLException failed(SQLException e) {
+    session.linkFailed(session.primary(), e);
+    return e;
+  }
+
+  @Override
+  void checkOpen() throws SQLException {
+    session.checkOpen();
   }
 
   // ---------------------------------------------------------------- RyowConnection
@@ -147,7 +162,7 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
 
   @Override
   public Statement createStatement(int resultSetType, int resultSetConcurrency) throws SQLException {
-    return createStatement(resultSetType, resultSetConcurrency, session.primary().jdbc().getHoldability());
+    return createStatement(resultSetType, resultSetConcurrency, getHoldability());
   }
 
   @Override
@@ -168,7 +183,7 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
       throws SQLException {
     session.checkOpen();
     return RoutingPreparedStatement.prepare(
-        this, sql, StatementShape.of(resultSetType, resultSetConcurrency, session.primary().jdbc().getHoldability()));
+        this, sql, StatementShape.of(resultSetType, resultSetConcurrency, getHoldability()));
   }
 
   @Override
@@ -218,11 +233,6 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
     PhysicalConnection on = session.primary();
     return new PrimaryCallableStatement(
         this, on, on.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency, holdability));
-  }
-
-  @Override
-  public String nativeSQL(String sql) throws SQLException {
-    return session.primary().jdbc().nativeSQL(sql);
   }
 
   /** The primary's connection for a call of its transaction (savepoints), with the application's flags synced. */
@@ -304,11 +314,6 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
     session.settings().setCatalog(catalog);
   }
 
-  @Override
-  public @Nullable String getCatalog() throws SQLException {
-    return session.primary().jdbc().getCatalog();
-  }
-
   /**
    * As Connector/J: moves the connection to {@code schema} when its {@code databaseTerm} is
    * {@code SCHEMA}, does nothing when it is {@code CATALOG} (the default).
@@ -320,19 +325,9 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
   }
 
   @Override
-  public @Nullable String getSchema() throws SQLException {
-    return session.primary().jdbc().getSchema();
-  }
-
-  @Override
   public void setTransactionIsolation(int level) throws SQLException {
     session.checkOpen();
     session.settings().isolation(level);
-  }
-
-  @Override
-  public int getTransactionIsolation() throws SQLException {
-    return session.primary().jdbc().getTransactionIsolation();
   }
 
   @Override
@@ -342,29 +337,9 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
   }
 
   @Override
-  public int getHoldability() throws SQLException {
-    return session.primary().jdbc().getHoldability();
-  }
-
-  @Override
   public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
     session.checkOpen();
     session.settings().networkTimeout(executor, milliseconds);
-  }
-
-  @Override
-  public int getNetworkTimeout() throws SQLException {
-    return session.primary().jdbc().getNetworkTimeout();
-  }
-
-  @Override
-  public Map<String, Class<?>> getTypeMap() throws SQLException {
-    return session.primary().jdbc().getTypeMap();
-  }
-
-  @Override
-  public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
-    session.primary().jdbc().setTypeMap(map);
   }
 
   @Override
@@ -377,16 +352,6 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
     session.settings().clientInfo(properties);
   }
 
-  @Override
-  public @Nullable String getClientInfo(String name) throws SQLException {
-    return session.primary().jdbc().getClientInfo(name);
-  }
-
-  @Override
-  public Properties getClientInfo() throws SQLException {
-    return session.primary().jdbc().getClientInfo();
-  }
-
   // ---------------------------------------------------------------- factories and metadata (primary)
 
   @Override
@@ -397,75 +362,8 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
   }
 
   @Override
-  public Clob createClob() throws SQLException {
-    return session.primary().jdbc().createClob();
-  }
-
-  @Override
-  public Blob createBlob() throws SQLException {
-    return session.primary().jdbc().createBlob();
-  }
-
-  @Override
-  public NClob createNClob() throws SQLException {
-    return session.primary().jdbc().createNClob();
-  }
-
-  @Override
-  public SQLXML createSQLXML() throws SQLException {
-    return session.primary().jdbc().createSQLXML();
-  }
-
-  @Override
-  public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
-    return session.primary().jdbc().createArrayOf(typeName, elements);
-  }
-
-  @Override
-  public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
-    return session.primary().jdbc().createStruct(typeName, attributes);
-  }
-
-  @Override
-  public @Nullable SQLWarning getWarnings() throws SQLException {
-    session.checkOpen();
-    return session.primary().jdbc().getWarnings();
-  }
-
-  @Override
   public void clearWarnings() throws SQLException {
     session.clearWarnings();
-  }
-
-  @Override
-  public void beginRequest() throws SQLException {
-    session.primary().jdbc().beginRequest();
-  }
-
-  @Override
-  public void endRequest() throws SQLException {
-    session.primary().jdbc().endRequest();
-  }
-
-  @Override
-  public boolean setShardingKeyIfValid(ShardingKey shardingKey, ShardingKey superShardingKey, int timeout)
-      throws SQLException {
-    return session.primary().jdbc().setShardingKeyIfValid(shardingKey, superShardingKey, timeout);
-  }
-
-  @Override
-  public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
-    return session.primary().jdbc().setShardingKeyIfValid(shardingKey, timeout);
-  }
-
-  @Override
-  public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey) throws SQLException {
-    session.primary().jdbc().setShardingKey(shardingKey, superShardingKey);
-  }
-
-  @Override
-  public void setShardingKey(ShardingKey shardingKey) throws SQLException {
-    session.primary().jdbc().setShardingKey(shardingKey);
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -491,19 +389,6 @@ public final class LogicalConnection implements Connection, RyowConnection, Prim
   }
 
   // ---------------------------------------------------------------- wrapper
-
-  @Override
-  public <T> T unwrap(Class<T> iface) throws SQLException {
-    if (iface.isInstance(this)) {
-      return iface.cast(this);
-    }
-    return session.primary().jdbc().unwrap(iface);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> iface) throws SQLException {
-    return iface.isInstance(this) || session.primary().jdbc().isWrapperFor(iface);
-  }
 
   @Override
   public String toString() {

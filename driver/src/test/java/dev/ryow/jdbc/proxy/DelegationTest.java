@@ -51,7 +51,18 @@ class DelegationTest {
   private static final Map<Class<?>, Map<String, String>> NOT_DELEGATED = Map.of(
       CallableStatement.class, Map.of("getConnection", "returns the logical connection, not the physical one"),
       ResultSet.class, Map.of("getStatement", "returns the application's statement wrapper (null for metadata)"),
-      DatabaseMetaData.class, Map.of("getConnection", "returns the logical connection, not the physical one"));
+      DatabaseMetaData.class, Map.of("getConnection", "returns the logical connection, not the physical one"),
+      Connection.class, Map.of());
+
+  /**
+   * The {@link Connection} methods {@link LogicalConnection} writes itself (the session's, not the
+   * primary's); every other one is the generated pass-through of {@link DelegatingConnection}.
+   */
+  private static final Set<String> HAND_WRITTEN_CONNECTION = Set.of(
+      "abort", "clearWarnings", "close", "commit", "createStatement", "getAutoCommit", "getMetaData", "isClosed",
+      "isReadOnly", "isValid", "prepareCall", "prepareStatement", "releaseSavepoint", "rollback", "setAutoCommit",
+      "setCatalog", "setClientInfo", "setHoldability", "setNetworkTimeout", "setReadOnly", "setSavepoint", "setSchema",
+      "setTransactionIsolation");
 
   /** One recorded call on a stub. */
   record Call(Method method, Object[] args) {}
@@ -165,6 +176,9 @@ class DelegationTest {
     if (type == Map.class) {
       return new HashMap<>();
     }
+    if (type == java.util.Properties.class) {
+      return new java.util.Properties();
+    }
     if (type.isInterface()) {
       return stub(type, new Recorder());
     }
@@ -176,7 +190,8 @@ class DelegationTest {
 
   static Stream<Arguments> wrappers() {
     return Stream.of(
-        Arguments.of(CallableStatement.class), Arguments.of(ResultSet.class), Arguments.of(DatabaseMetaData.class));
+        Arguments.of(CallableStatement.class), Arguments.of(ResultSet.class), Arguments.of(DatabaseMetaData.class),
+        Arguments.of(Connection.class));
   }
 
   /** The wrapper of {@code type} around a recording stub; {@code closed} answers the owner's isClosed. */
@@ -208,6 +223,34 @@ class DelegationTest {
           throw new AssertionError(e);
         }
       });
+    }
+    if (type == Connection.class) {
+      Connection physical = stub(Connection.class, delegate);
+      DelegatingConnection w = new DelegatingConnection() {
+        @Override
+        Connection delegate() {
+          return physical;
+        }
+
+        @Override
+        Connection physical() {
+          return physical;
+        }
+
+        @Override
+        SQLException failed(SQLException e) {
+          failures.linkFailed(on, e);
+          return e;
+        }
+
+        @Override
+        void checkOpen() throws SQLException {
+          if (closed[0]) {
+            throw new SQLException("Connection is closed", "08003");
+          }
+        }
+      };
+      return new Subject(w, delegate, reported, () -> closed[0] = true);
     }
     if (type == ResultSet.class) {
       ResultSet w = RoutedResultSet.wrap(stub(ResultSet.class, delegate), stub(Statement.class, new Recorder()), failures, on);
@@ -278,7 +321,7 @@ class DelegationTest {
       }
       checked++;
     }
-    assertThat(checked).as("methods checked").isGreaterThan(100);
+    assertThat(checked).as("methods checked").isGreaterThan(type == Connection.class ? 50 : 100);
   }
 
   @ParameterizedTest(name = "every SQLException of the {0} wrapper's delegate reaches the caller through the hook")
@@ -298,7 +341,7 @@ class DelegationTest {
       assertThat(s.reported()).as("%s: reported to the hook", m).containsExactly(broken);
       checked++;
     }
-    assertThat(checked).as("methods checked").isGreaterThan(100);
+    assertThat(checked).as("methods checked").isGreaterThan(type == Connection.class ? 50 : 100);
   }
 
   @ParameterizedTest(name = "the {0} wrapper unwraps to itself first, then asks its delegate")
@@ -338,5 +381,104 @@ class DelegationTest {
     }
     assertThat(s.delegate().calls).as("nothing reached the delegate").isEmpty();
     assertThat(checked).isGreaterThan(100);
+  }
+
+  @org.junit.jupiter.api.Test
+  void logicalConnectionWritesOnlyTheListedConnectionMethodsAndInheritsTheGeneratedRest() {
+    Set<String> own = new java.util.HashSet<>();
+    for (Method m : LogicalConnection.class.getDeclaredMethods()) {
+      if (!m.isBridge() && !m.isSynthetic()) { // javac's access bridges for the package-private base's methods
+        own.add(m.getName() + Arrays.toString(m.getParameterTypes()));
+      }
+    }
+    Set<String> declared = new java.util.TreeSet<>();
+    Set<String> generated = new java.util.TreeSet<>();
+    for (Method m : methods(Connection.class)) {
+      (own.contains(m.getName() + Arrays.toString(m.getParameterTypes())) ? declared : generated).add(m.getName());
+    }
+    assertThat(declared).isEqualTo(new java.util.TreeSet<>(HAND_WRITTEN_CONNECTION));
+    assertThat(generated).contains("getCatalog", "getTypeMap", "createBlob", "setShardingKey", "unwrap", "nativeSQL");
+  }
+
+  @org.junit.jupiter.api.Test
+  void theConnectionPassThroughsCheckOpenWhereTheyDidBefore() throws Exception {
+    boolean[] closed = {false};
+    Subject s = subject(Connection.class, closed);
+    s.close().run();
+    Connection c = (Connection) s.wrapper();
+    assertThatThrownBy(c::getWarnings).isInstanceOf(SQLException.class).hasMessage("Connection is closed");
+    assertThat(s.delegate().calls).isEmpty();
+    c.getCatalog(); // the delegate answers for itself (Connector/J refuses on a closed connection)
+    assertThat(s.delegate().calls).hasSize(1);
+  }
+
+  /** A {@link RecordedParameters} whose recorder is {@code recorder}, or closed; counts the open checks. */
+  static RecordedParameters recording(dev.ryow.jdbc.session.ParameterRecorder recorder, boolean closed, int[] opens) {
+    return stub(RecordedParameters.class, (proxy, method, args) -> {
+      if (method.isDefault()) {
+        return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+      }
+      if (method.getName().equals("openRecorder")) {
+        opens[0]++;
+        if (closed) {
+          throw RoutingStatement.closedStatement();
+        }
+        return recorder;
+      }
+      throw new AssertionError("not a parameter setter: " + method);
+    });
+  }
+
+  static List<Method> parameterSetters() {
+    return methods(java.sql.PreparedStatement.class).stream()
+        .filter(m -> m.getDeclaringClass() == java.sql.PreparedStatement.class)
+        .filter(m -> m.getName().startsWith("set") && m.getParameterCount() >= 2 && m.getParameterTypes()[0] == int.class)
+        .toList();
+  }
+
+  @org.junit.jupiter.api.Test
+  void everyGeneratedParameterSetterChecksOpenRecordsAndReplaysTheSameValue() throws Throwable {
+    List<Method> setters = parameterSetters();
+    assertThat(setters).hasSize(50);
+    for (Method m : setters) {
+      assertThat(RecordedParameters.class.getDeclaredMethod(m.getName(), m.getParameterTypes()).isDefault())
+          .as("%s generated", m).isTrue();
+      dev.ryow.jdbc.session.ParameterRecorder recorder = new dev.ryow.jdbc.session.ParameterRecorder();
+      int[] opens = {0};
+      Object[] args = arguments(m);
+      args[0] = 2;
+      invoke(recording(recorder, false, opens), m, args);
+      assertThat(opens[0]).as("%s: open checks", m).isEqualTo(1);
+      Recorder physical = new Recorder();
+      recorder.replay(stub(java.sql.PreparedStatement.class, physical));
+      assertThat(physical.calls).as("%s: replayed", m).hasSize(1);
+      Call call = physical.calls.get(0);
+      assertThat(call.method().getName()).as("%s: replayed as", m).isEqualTo(m.getName());
+      assertThat(call.args()[0]).as("%s: index", m).isEqualTo(2);
+      if (m.getParameterTypes()[1].isPrimitive()) {
+        assertThat(call.args()[1]).as("%s: value", m).isEqualTo(args[1]);
+      } else {
+        assertThat(call.args()[1]).as("%s: value", m).isSameAs(args[1]);
+      }
+      for (int i = 2; i < Math.min(args.length, call.args().length); i++) {
+        assertThat(String.valueOf(call.args()[i])).as("%s: argument %d", m, i).isEqualTo(String.valueOf(args[i]));
+      }
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void everyGeneratedParameterSetterOfAClosedStatementThrowsAndRecordsNothing() throws Exception {
+    int checked = 0;
+    for (Method m : parameterSetters()) {
+      dev.ryow.jdbc.session.ParameterRecorder recorder = new dev.ryow.jdbc.session.ParameterRecorder();
+      int[] opens = {0};
+      RecordedParameters closedOne = recording(recorder, true, opens);
+      assertThatThrownBy(() -> invoke(closedOne, m, arguments(m))).as("%s", m).hasMessage("Statement is closed");
+      Recorder physical = new Recorder();
+      recorder.replay(stub(java.sql.PreparedStatement.class, physical));
+      assertThat(physical.calls).as("%s: nothing recorded", m).isEmpty();
+      checked++;
+    }
+    assertThat(checked).isEqualTo(50);
   }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every method of the JDBC interfaces is implemented by one of our classes: a delegating or routing
  * method, never an interface default left to throw {@code UnsupportedOperationException} or
- * {@code SQLFeatureNotSupportedException} by accident.
+ * {@code SQLFeatureNotSupportedException} by accident (a default of the driver's own generated
+ * {@link RecordedParameters} is one of ours).
  */
 class JdbcSurfaceTest {
 
@@ -46,7 +47,9 @@ class JdbcSurfaceTest {
       }
       Method impl = wrapper.getMethod(m.getName(), m.getParameterTypes());
       checked++;
-      if (impl.getDeclaringClass().isInterface() || Modifier.isAbstract(impl.getModifiers())) {
+      // A default of our own generated interface (RecordedParameters' setters) is an implementation.
+      boolean jdbcDefault = impl.getDeclaringClass().isInterface() && impl.getDeclaringClass().getName().startsWith("java.");
+      if (jdbcDefault || Modifier.isAbstract(impl.getModifiers())) {
         missing.add(m.toGenericString());
       }
     }
