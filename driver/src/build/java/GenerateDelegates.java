@@ -116,12 +116,7 @@ public final class GenerateDelegates {
       out.append('\n');
       String returnType = typeName(m.getGenericReturnType());
       out.append("  @Override\n  public ").append(returnType).append(' ').append(m.getName()).append('(');
-      Type[] parameters = m.getGenericParameterTypes();
-      List<String> arguments = new ArrayList<>();
-      for (int i = 0; i < parameters.length; i++) {
-        out.append(i > 0 ? ", " : "").append(typeName(parameters[i])).append(" a").append(i);
-        arguments.add("a" + i);
-      }
+      List<String> arguments = parameters(out, m);
       String call = "." + m.getName() + "(" + String.join(", ", arguments) + ")";
       out.append(") throws java.sql.SQLException {\n");
       out.append("    checkOpen();\n");
@@ -172,12 +167,7 @@ public final class GenerateDelegates {
         out.append("  @Deprecated\n  @SuppressWarnings(\"deprecation\")\n");
       }
       out.append("  @Override\n  default void ").append(m.getName()).append('(');
-      Type[] parameters = m.getGenericParameterTypes();
-      List<String> arguments = new ArrayList<>();
-      for (int i = 0; i < parameters.length; i++) {
-        out.append(i > 0 ? ", " : "").append(typeName(parameters[i])).append(" a").append(i);
-        arguments.add("a" + i);
-      }
+      List<String> arguments = parameters(out, m);
       Class<?>[] types = m.getParameterTypes();
       if (types.length == 2) {
         Class<?> value = types[1];
@@ -193,6 +183,17 @@ public final class GenerateDelegates {
     }
     out.append("}\n");
     return out.toString();
+  }
+
+  /** Writes {@code m}'s parameters as {@code T0 a0, T1 a1, ...}; returns their names, in order. */
+  private static List<String> parameters(StringBuilder out, Method m) {
+    Type[] parameters = m.getGenericParameterTypes();
+    List<String> arguments = new ArrayList<>();
+    for (int i = 0; i < parameters.length; i++) {
+      out.append(i > 0 ? ", " : "").append(typeName(parameters[i])).append(" a").append(i);
+      arguments.add("a" + i);
+    }
+    return arguments;
   }
 
   /** The methods a class implementing {@code type} must have, one per signature, sorted. */
@@ -268,15 +269,7 @@ public final class GenerateDelegates {
     }
     String returnType = typeName(m.getGenericReturnType());
     out.append(returnType).append(' ').append(m.getName()).append('(');
-    Type[] parameters = m.getGenericParameterTypes();
-    List<String> arguments = new ArrayList<>();
-    for (int i = 0; i < parameters.length; i++) {
-      if (i > 0) {
-        out.append(", ");
-      }
-      out.append(typeName(parameters[i])).append(" a").append(i);
-      arguments.add("a" + i);
-    }
+    List<String> arguments = parameters(out, m);
     out.append(')');
     Class<?>[] exceptions = m.getExceptionTypes();
     boolean throwsSql = Arrays.asList(exceptions).contains(SQLException.class);
@@ -289,9 +282,9 @@ public final class GenerateDelegates {
       call = "wrap(" + call + ")";
     }
     String result = m.getReturnType() == void.class ? call + ";" : "return " + call + ";";
-    if (m.getName().equals("unwrap") && parameters.length == 1) {
+    if (m.getName().equals("unwrap") && arguments.size() == 1) {
       out.append("    if (a0.isInstance(this)) {\n      return a0.cast(this);\n    }\n");
-    } else if (m.getName().equals("isWrapperFor") && parameters.length == 1) {
+    } else if (m.getName().equals("isWrapperFor") && arguments.size() == 1) {
       out.append("    if (a0.isInstance(this)) {\n      return true;\n    }\n");
     }
     if (throwsSql) {

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One statement execution as the JDBC face hands it to its {@link Session}: what the statement is
  * (its kind, its SQL, whether it is a query that can carry its replica wait), its deadline, and what the
- * session decided for it (the physical connection, the wait sent with the query, the attempt, where the
+ * session decided for it (the physical connection, the wait sent with the query, where the
  * read was placed and how long it waited). One per statement wrapper, reused by every execution of it:
  * {@link Session#begin} fills it, {@link Session#retry} changes it, {@link Session#done} reads it.
  *
@@ -26,7 +26,6 @@ public final class Execution implements PipelinedWait.Request {
   private long deadlineNanos;
   private boolean query;
   private boolean ranAsWrite;
-  private int attempt;
   private @Nullable PhysicalConnection on;
   private @Nullable GtidSet pipelinedWait;
   private BigDecimal waitSeconds = BigDecimal.ZERO;
@@ -51,7 +50,6 @@ public final class Execution implements PipelinedWait.Request {
     this.deadlineNanos = deadlineNanos;
     this.query = query;
     this.ranAsWrite = false;
-    this.attempt = 0;
     this.on = null;
     this.pipelinedWait = null;
     this.replicaRoute = false;
@@ -85,11 +83,6 @@ public final class Execution implements PipelinedWait.Request {
     ranAsWrite = write;
   }
 
-  /** 0 for the first attempt, 1 after a {@link Session#retry}. */
-  public int attempt() {
-    return attempt;
-  }
-
   /** The physical connection this attempt runs on. */
   public PhysicalConnection on() {
     return Objects.requireNonNull(on, "the execution has not begun");
@@ -104,7 +97,6 @@ public final class Execution implements PipelinedWait.Request {
   PhysicalConnection runOn(PhysicalConnection target, boolean retry) {
     on = target;
     if (retry) {
-      attempt++;
       pipelinedWait = null;
     }
     return target;

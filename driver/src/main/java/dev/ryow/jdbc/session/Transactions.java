@@ -85,38 +85,46 @@ public final class Transactions {
   }
 
   public void commit() throws SQLException {
-    if (state.autoCommit()) {
-      syncPrimary();
-      link.connection().jdbc().commit(); // Connector/J's own answer to a commit in autocommit mode
-      return;
-    }
-    try {
-      // Only the servers that took part: a primary connection still in autocommit mode ran nothing of it.
-      if (!link.autoCommitOnServer()) {
-        link.connection().jdbc().commit();
-      }
-      replicas.commitOrRollback(true);
-    } finally {
-      // Committed or not, the transaction is over (a failed commit leaves its outcome to the caller).
-      endTransaction();
-      consistency.captureDue();
-    }
-    consistency.captureAfterCommit();
+    end(true);
   }
 
   public void rollback() throws SQLException {
+    end(false);
+  }
+
+  /**
+   * Commits or rolls back. In autocommit mode it is Connector/J's own answer on the primary. Otherwise it
+   * reaches only the servers that took part (a primary connection still in autocommit mode ran nothing of
+   * it), and the transaction is over whether or not that worked (a failed commit leaves its outcome to the
+   * caller); a commit's GTIDs join the watermark.
+   */
+  private void end(boolean commit) throws SQLException {
     if (state.autoCommit()) {
       syncPrimary();
-      link.connection().jdbc().rollback(); // Connector/J's own answer to a rollback in autocommit mode
+      finish(link.connection().jdbc(), commit);
       return;
     }
     try {
       if (!link.autoCommitOnServer()) {
-        link.connection().jdbc().rollback();
+        finish(link.connection().jdbc(), commit);
       }
-      replicas.commitOrRollback(false);
+      replicas.commitOrRollback(commit);
     } finally {
       endTransaction();
+      if (commit) {
+        consistency.captureDue();
+      }
+    }
+    if (commit) {
+      consistency.captureAfterCommit();
+    }
+  }
+
+  private static void finish(Connection c, boolean commit) throws SQLException {
+    if (commit) {
+      c.commit();
+    } else {
+      c.rollback();
     }
   }
 
