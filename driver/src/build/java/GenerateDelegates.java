@@ -47,6 +47,25 @@ public final class GenerateDelegates {
   private static final String RECORDED_PARAMETERS = "RecordedParameters";
   /** The around-execute template: every {@code Statement} execution of an SQL string, routed and retried once. */
   private static final String ROUTED_EXECUTIONS = "RoutedExecutions";
+  /**
+   * The results of the last execution: each asks the physical statement that ran last ({@code last()}), and
+   * answers this (the value Connector/J's statement gives before it ran) when none has run yet.
+   */
+  private static final Map<String, String> BEFORE_ANY_EXECUTION = Map.of(
+      "getResultSet", "null", "getUpdateCount", "-1", "getLargeUpdateCount", "-1", "getMoreResults", "false",
+      "getWarnings", "null");
+  /**
+   * The quoting helpers of {@code Statement}: JDBC's defaults quote as ANSI SQL does, Connector/J's as
+   * MySQL does (backquotes), so each is asked of a physical statement, as the settings' getters are.
+   */
+  private static final java.util.Set<String> QUOTING =
+      java.util.Set.of("enquoteLiteral", "enquoteIdentifier", "isSimpleIdentifier", "enquoteNCharLiteral");
+  /** The around-execute template of {@code PreparedStatement}: its executions of the prepared SQL. */
+  private static final String ROUTED_PREPARED_EXECUTIONS = "RoutedPreparedExecutions";
+  /** The settings template: every single-value setting of {@code Statement}, recorded and applied to each physical statement. */
+  private static final String RECORDED_SETTINGS = "RecordedSettings";
+  /** Setters that change one value inside Connector/J (its max rows): setting one forgets what the other recorded. */
+  private static final List<java.util.Set<String>> SHARED_STATE = List.of(java.util.Set.of("setMaxRows", "setLargeMaxRows"));
 
   private GenerateDelegates() {}
 
@@ -62,6 +81,8 @@ public final class GenerateDelegates {
     }
     write(dir.resolve(RECORDED_PARAMETERS + ".java"), recordedParameters());
     write(dir.resolve(ROUTED_EXECUTIONS + ".java"), routedExecutions());
+    write(dir.resolve(RECORDED_SETTINGS + ".java"), recordedSettings());
+    write(dir.resolve(ROUTED_PREPARED_EXECUTIONS + ".java"), routedPreparedExecutions());
   }
 
   private static void write(Path file, String text) throws IOException {
@@ -94,9 +115,7 @@ public final class GenerateDelegates {
         .append(" * {@link #placedAgain} says where it runs once more (or rethrows), and {@link #ran} records it. A result set\n")
         .append(" * is returned through {@link #wrap}.\n")
         .append(" */\n");
-    out.append("abstract class ").append(ROUTED_EXECUTIONS).append(" implements java.sql.Statement {\n");
-    out.append("  /** Throws for a closed statement. */\n");
-    out.append("  abstract void checkOpen() throws java.sql.SQLException;\n\n");
+    out.append("abstract class ").append(ROUTED_EXECUTIONS).append(" extends ").append(RECORDED_SETTINGS).append(" {\n");
     out.append("  /** This statement's execution of {@code sql}, classified. */\n");
     out.append("  abstract dev.ryow.jdbc.session.Execution routed(String sql);\n\n");
     out.append("  /** Where {@code x} runs ({@code Session.begin}). */\n");
@@ -111,7 +130,36 @@ public final class GenerateDelegates {
     out.append("  /** Bookkeeping after {@code x} ran. */\n");
     out.append("  abstract void ran(dev.ryow.jdbc.session.Execution x) throws java.sql.SQLException;\n\n");
     out.append("  /** The application's view of a physical result set. */\n");
-    out.append("  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n");
+    out.append("  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n\n");
+    out.append("  /** The physical statement that ran last, or null before the first execution. */\n");
+    out.append("  abstract java.sql.@org.jspecify.annotations.Nullable Statement last();\n");
+    for (Method m : methods(java.sql.Statement.class)) {
+      String none = BEFORE_ANY_EXECUTION.get(m.getName());
+      if (none == null) {
+        continue;
+      }
+      boolean resultSet = m.getReturnType() == java.sql.ResultSet.class;
+      String returnType = typeName(m.getGenericReturnType());
+      if (none.equals("null")) {
+        int dot = returnType.lastIndexOf('.');
+        returnType = returnType.substring(0, dot + 1) + "@org.jspecify.annotations.Nullable " + returnType.substring(dot + 1);
+      }
+      out.append("\n  @Override\n  public ").append(returnType).append(' ').append(m.getName()).append('(');
+      List<String> arguments = parameters(out, m);
+      out.append(") throws java.sql.SQLException {\n");
+      out.append("    checkOpen();\n");
+      out.append("    java.sql.Statement s = last();\n");
+      String call = "s." + m.getName() + "(" + String.join(", ", arguments) + ")";
+      if (resultSet) {
+        out.append("    java.sql.ResultSet rs = s == null ? null : ").append(call).append(";\n");
+        out.append("    return rs == null ? null : wrap(rs);\n");
+      } else if (none.equals("false")) {
+        out.append("    return s != null && ").append(call).append(";\n");
+      } else {
+        out.append("    return s == null ? ").append(none).append(" : ").append(call).append(";\n");
+      }
+      out.append("  }\n");
+    }
     for (Method m : sqlExecutions()) {
       out.append('\n');
       String returnType = typeName(m.getGenericReturnType());
@@ -132,6 +180,188 @@ public final class GenerateDelegates {
     }
     out.append("}\n");
     return out.toString();
+  }
+
+  /** The executions of {@code PreparedStatement}: declared there, {@code execute*()}, no parameters. */
+  static List<Method> preparedExecutions() {
+    return methods(java.sql.PreparedStatement.class).stream()
+        .filter(m -> m.getDeclaringClass() == java.sql.PreparedStatement.class)
+        .filter(m -> m.getName().startsWith("execute") && m.getParameterCount() == 0)
+        .toList();
+  }
+
+  /**
+   * The around-execute template of {@code PreparedStatement}, on the hooks of {@code RoutingStatement}:
+   * each execution is started ({@code routedPrepared}), placed, run on the physical prepared statement
+   * there ({@code preparedRunner}; a query whose replica wait goes in its own round trip through
+   * {@code pipelinedQuery}), run once more where {@code placedAgain} says if it failed, and recorded.
+   */
+  static String routedPreparedExecutions() {
+    String execution = "dev.ryow.jdbc.session.Execution";
+    String connection = "dev.ryow.jdbc.server.PhysicalConnection";
+    StringBuilder out = new StringBuilder();
+    out.append("// Generated by driver/src/build/java/GenerateDelegates.java from java.sql.PreparedStatement")
+        .append(" on every build: do not edit.\n");
+    out.append("package ").append(PACKAGE).append(";\n\n");
+    out.append("/**\n")
+        .append(" * Every execution of {@link java.sql.PreparedStatement}, one path for all, on the hooks of\n")
+        .append(" * {@link RoutingStatement}: {@link #routedPrepared} starts it, {@code placed} picks its server,\n")
+        .append(" * {@link #preparedRunner} gives the physical prepared statement there with the parameters set (a query\n")
+        .append(" * that carries its replica wait runs through {@link #pipelinedQuery}); if that fails, {@code placedAgain}\n")
+        .append(" * says where it runs once more (or rethrows), and {@code ran} records it.\n")
+        .append(" */\n");
+    out.append("abstract class ").append(ROUTED_PREPARED_EXECUTIONS)
+        .append(" extends RoutingStatement implements java.sql.PreparedStatement {\n");
+    out.append("  ").append(ROUTED_PREPARED_EXECUTIONS)
+        .append("(LogicalConnection connection, StatementShape shape) throws java.sql.SQLException {\n");
+    out.append("    super(connection, shape);\n  }\n\n");
+    out.append("  /** This statement's next execution; a {@code query} may carry its replica wait in its own round trip. */\n");
+    out.append("  abstract ").append(execution).append(" routedPrepared(boolean query);\n\n");
+    out.append("  /** The physical prepared statement on {@code on}, parameters set, given what is left of {@code x}'s query timeout. */\n");
+    out.append("  abstract java.sql.PreparedStatement preparedRunner(").append(connection).append(" on, ").append(execution)
+        .append(" x) throws java.sql.SQLException;\n\n");
+    out.append("  /** Runs the query {@code x} on {@code on} with its replica wait in the same round trip. */\n");
+    out.append("  abstract java.sql.ResultSet pipelinedQuery(").append(connection).append(" on, ").append(execution)
+        .append(" x) throws java.sql.SQLException;\n");
+    for (Method m : preparedExecutions()) {
+      boolean query = m.getReturnType() == java.sql.ResultSet.class;
+      String returnType = typeName(m.getGenericReturnType());
+      String call = "preparedRunner(on, x)." + m.getName() + "()";
+      out.append("\n  @Override\n  public ").append(returnType).append(' ').append(m.getName())
+          .append("() throws java.sql.SQLException {\n");
+      out.append("    checkOpen();\n");
+      out.append("    ").append(execution).append(" x = routedPrepared(").append(query).append(");\n");
+      out.append("    ").append(connection).append(" on = placed(x);\n");
+      out.append("    ").append(returnType).append(" result;\n");
+      out.append("    try {\n      result = ").append(query ? "x.pipelined() ? pipelinedQuery(on, x) : " + call : call).append(";\n");
+      out.append("    } catch (java.sql.SQLException e) {\n");
+      out.append("      on = placedAgain(x, e);\n");
+      out.append("      result = ").append(call).append(";\n    }\n");
+      out.append("    ran(x);\n");
+      out.append("    return ").append(query ? "wrap(result)" : "result").append(";\n");
+      out.append("  }\n");
+    }
+    out.append("}\n");
+    return out.toString();
+  }
+
+  /** The settings of {@code Statement}: its setters of one value ({@code setXxx(value)}), sorted. */
+  static List<Method> settingSetters() {
+    return methods(java.sql.Statement.class).stream()
+        .filter(m -> m.getName().startsWith("set") && m.getParameterCount() == 1)
+        .toList();
+  }
+
+  /** The getter of the setting {@code setter} sets ({@code getXxx()} or {@code isXxx()}), if {@code Statement} has one. */
+  static java.util.Optional<Method> settingGetter(Method setter) {
+    String property = setter.getName().substring("set".length());
+    return methods(java.sql.Statement.class).stream()
+        .filter(m -> m.getParameterCount() == 0 && m.getReturnType() == setter.getParameterTypes()[0])
+        .filter(m -> m.getName().equals("get" + property) || m.getName().equals("is" + property))
+        .findFirst();
+  }
+
+  /**
+   * The settings template: a class with one field per setting of {@code Statement}, a bit per setting that
+   * says the application set it, setters that apply the value to every physical statement that exists
+   * (to one created on the primary if none does, so that Connector/J checks it at once) and record it,
+   * getters that answer the recorded value, or else a physical statement's (Connector/J's default, some
+   * from the URL; the query timeout a physical statement holds may be what was left of it), and
+   * {@code applySettings}, which gives a new physical statement the values the application set.
+   */
+  static String recordedSettings() {
+    List<Method> setters = settingSetters();
+    StringBuilder out = new StringBuilder();
+    out.append("// Generated by driver/src/build/java/GenerateDelegates.java from java.sql.Statement")
+        .append(" on every build: do not edit.\n");
+    out.append("package ").append(PACKAGE).append(";\n\n");
+    out.append("/**\n")
+        .append(" * Every setting of {@link java.sql.Statement} that takes one value, recorded: a setter applies the value to\n")
+        .append(" * the physical statements that exist (to the one {@link #answering} creates when none does, so Connector/J\n")
+        .append(" * checks it at once) and records it; {@link #applySettings} gives each new physical statement the values\n")
+        .append(" * the application set, and nothing else, so the others stay Connector/J's defaults (some from the URL). A\n")
+        .append(" * getter answers the recorded value, or else a physical statement's default. The quoting helpers ask a\n")
+        .append(" * physical statement too\n")
+        .append(" * ({@code enquoteIdentifier}...): Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL does.\n")
+        .append(" */\n");
+    out.append("@org.jspecify.annotations.NullUnmarked\n");
+    out.append("abstract class ").append(RECORDED_SETTINGS).append(" implements java.sql.Statement {\n");
+    out.append("  /** Throws for a closed statement. */\n");
+    out.append("  abstract void checkOpen() throws java.sql.SQLException;\n\n");
+    out.append("  /** How many physical statements this statement can hold at once ({@link #physicalSlot}). */\n");
+    out.append("  abstract int physicalSlots();\n\n");
+    out.append("  /** The physical statement in slot {@code i}, or null when the slot is empty. */\n");
+    out.append("  abstract java.sql.Statement physicalSlot(int i);\n\n");
+    out.append("  /** The physical statement that answers a getter: the current one, or one on the primary (created if need be). */\n");
+    out.append("  abstract java.sql.Statement answering() throws java.sql.SQLException;\n\n");
+    out.append("  /** Bit {@code i}: the application set the {@code i}-th setting of this class. */\n");
+    out.append("  private int recorded;\n");
+    for (Method m : setters) {
+      out.append("  /** What the application gave {@code ").append(m.getName()).append("} last. */\n");
+      out.append("  ").append(typeName(m.getGenericParameterTypes()[0])).append(' ').append(field(m)).append(";\n");
+    }
+    out.append("\n  /** Gives the new physical statement {@code s} the values the application set. */\n");
+    out.append("  final <S extends java.sql.Statement> S applySettings(S s) throws java.sql.SQLException {\n");
+    out.append("    int r = recorded;\n");
+    for (int i = 0; i < setters.size(); i++) {
+      Method m = setters.get(i);
+      out.append("    if ((r & ").append(1 << i).append(") != 0) {\n");
+      out.append("      s.").append(m.getName()).append('(').append(field(m)).append(");\n    }\n");
+    }
+    out.append("    return s;\n  }\n");
+    for (int i = 0; i < setters.size(); i++) {
+      Method m = setters.get(i);
+      int forgets = 0;
+      for (java.util.Set<String> shared : SHARED_STATE) {
+        if (shared.contains(m.getName())) {
+          for (int j = 0; j < setters.size(); j++) {
+            if (j != i && shared.contains(setters.get(j).getName())) {
+              forgets |= 1 << j;
+            }
+          }
+        }
+      }
+      out.append("\n  @Override\n  public void ").append(m.getName()).append('(');
+      parameters(out, m);
+      out.append(") throws java.sql.SQLException {\n");
+      out.append("    checkOpen();\n");
+      out.append("    boolean applied = false;\n");
+      out.append("    for (int i = 0, n = physicalSlots(); i < n; i++) {\n");
+      out.append("      java.sql.Statement s = physicalSlot(i);\n");
+      out.append("      if (s != null) {\n        s.").append(m.getName()).append("(a0);\n        applied = true;\n      }\n");
+      out.append("    }\n");
+      out.append("    if (!applied) {\n      answering().").append(m.getName()).append("(a0);\n    }\n");
+      out.append("    ").append(field(m)).append(" = a0;\n");
+      out.append("    recorded = ").append(forgets == 0 ? "recorded | " + (1 << i) : "(recorded & ~" + forgets + ") | " + (1 << i))
+          .append(";\n");
+      out.append("  }\n");
+      java.util.Optional<Method> getter = settingGetter(m);
+      if (getter.isPresent()) {
+        Method g = getter.get();
+        out.append("\n  @Override\n  public ").append(typeName(g.getGenericReturnType())).append(' ').append(g.getName())
+            .append("() throws java.sql.SQLException {\n");
+        out.append("    checkOpen();\n");
+        out.append("    return (recorded & ").append(1 << i).append(") != 0 ? ").append(field(m)).append(" : answering().")
+            .append(g.getName()).append("();\n  }\n");
+      }
+    }
+    for (Method m : methods(java.sql.Statement.class)) {
+      if (QUOTING.contains(m.getName())) {
+        out.append("\n  @Override\n  public ").append(typeName(m.getGenericReturnType())).append(' ').append(m.getName()).append('(');
+        List<String> arguments = parameters(out, m);
+        out.append(") throws java.sql.SQLException {\n");
+        out.append("    checkOpen();\n");
+        out.append("    return answering().").append(m.getName()).append('(').append(String.join(", ", arguments)).append(");\n  }\n");
+      }
+    }
+    out.append("}\n");
+    return out.toString();
+  }
+
+  /** The field that records what {@code setter} was given: {@code setMaxRows} → {@code maxRows}. */
+  private static String field(Method setter) {
+    String property = setter.getName().substring("set".length());
+    return Character.toLowerCase(property.charAt(0)) + property.substring(1);
   }
 
   /** The parameter setters of {@code PreparedStatement}: declared there, {@code set*}, an index first. */

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * created once, on first use). Batches run on the primary. The parameter setters are generated
  * ({@link RecordedParameters}).
  */
-final class RoutingPreparedStatement extends RoutingStatement implements RecordedParameters {
+final class RoutingPreparedStatement extends RoutedPreparedExecutions implements RecordedParameters {
   private final String sql;
   /** Classified once; becomes {@link StatementKind#WRITE} when a replica refused it as a write. */
   private StatementKind kind;
@@ -56,8 +56,9 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
     return ps;
   }
 
-  /** The physical prepared statement on {@code on}, created on first use; becomes {@link #current}. */
-  private PreparedStatement prepared(PhysicalConnection on) throws SQLException {
+  /** The physical prepared statement on {@code on}, created on first use; it does not become {@link #current}. */
+  @Override
+  PreparedStatement statementOn(PhysicalConnection on) throws SQLException {
     if (on == session.primary()) {
       PreparedStatement ps = onPrimary;
       if (ps == null || primaryOwner != on) {
@@ -68,22 +69,35 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
         onPrimary = ps;
         primaryOwner = on;
       }
-      current = ps;
-      currentOn = on;
       return ps;
     }
     PreparedStatement ps = onReplica;
     if (ps == null || replicaOwner != on) {
-      if (ps != null) {
-        ps.close();
-      }
+      closeQuietly(ps, null); // its connection may be gone (a replica that failed): nothing left to release
       ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, sql)));
       onReplica = ps;
       replicaOwner = on;
     }
+    return ps;
+  }
+
+  /** The physical prepared statement on {@code on}, which becomes {@link #current}. */
+  private PreparedStatement prepared(PhysicalConnection on) throws SQLException {
+    PreparedStatement ps = statementOn(on);
     current = ps;
     currentOn = on;
     return ps;
+  }
+
+  @Override
+  int physicalSlots() {
+    return 3;
+  }
+
+  /** Slot 0 is the primary's physical statement, slot 1 the replica's, slot 2 the replica's pipelined query. */
+  @Override
+  @Nullable Statement physicalSlot(int i) {
+    return i == 0 ? onPrimary : i == 1 ? onReplica : pipelined;
   }
 
   /**
@@ -91,7 +105,8 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
    * result first (an update count), the query's after it. A wait that does not succeed fails the
    * packet before the query runs ({@link PipelinedWait}).
    */
-  private ResultSet executePipelined(PhysicalConnection on, Execution x) throws SQLException {
+  @Override
+  ResultSet pipelinedQuery(PhysicalConnection on, Execution x) throws SQLException {
     PreparedStatement ps = pipelined;
     if (ps == null || pipelinedOwner != on) {
       if (ps != null) {
@@ -144,9 +159,25 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
     return ps;
   }
 
-  /** Where the execution {@code x} that failed with {@code e} runs again (or rethrows {@code e}). */
-  private PhysicalConnection retry(Execution x, SQLException e) throws SQLException {
-    PhysicalConnection again = session.retry(x, e);
+  // ---------------------------------------------------------------- execution (generated: RoutedPreparedExecutions)
+
+  @Override
+  Execution routedPrepared(boolean query) {
+    if (query) {
+      cancelRequested = false;
+    }
+    return execution.of(kind, sql, deadline(), query);
+  }
+
+  @Override
+  PreparedStatement preparedRunner(PhysicalConnection on, Execution x) throws SQLException {
+    return timed(ready(on), x.deadlineNanos());
+  }
+
+  /** Where {@code x}, which failed with {@code e}, runs again (or rethrows); a refused write stays a write. */
+  @Override
+  PhysicalConnection placedAgain(Execution x, SQLException e) throws SQLException {
+    PhysicalConnection again = session.retry(x, x.pipelined() ? endedByCaller(e, x.deadlineNanos()) : e);
     if (x.ranAsWrite()) {
       kind = StatementKind.WRITE;
     }
@@ -154,121 +185,21 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   }
 
   /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
-  private void done(Execution x) throws SQLException {
+  @Override
+  void ran(Execution x) throws SQLException {
     session.done(x);
     if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && x.on() == session.primary()) {
       session.settings().statement(kind, sql, recorder);
     }
   }
 
-  @Override
-  void forEachPhysical(PhysicalAction action) throws SQLException {
-    PreparedStatement p = onPrimary;
-    if (p != null) {
-      action.apply(p);
-    }
-    PreparedStatement r = onReplica;
-    if (r != null) {
-      action.apply(r);
-    }
-    PreparedStatement w = pipelined;
-    if (w != null) {
-      action.apply(w);
-    }
-  }
-
-  // ---------------------------------------------------------------- execution
-
-  @Override
-  public ResultSet executeQuery() throws SQLException {
-    checkOpen();
-    cancelRequested = false;
-    Execution x = execution.of(kind, sql, deadline(), true);
-    PhysicalConnection on = session.begin(x);
-    boolean pipelinedWait = x.pipelined();
-    ResultSet rs;
-    try {
-      rs = pipelinedWait ? executePipelined(on, x) : timed(ready(on), x.deadlineNanos()).executeQuery();
-    } catch (SQLException e) {
-      on = retry(x, pipelinedWait ? endedByCaller(e, x.deadlineNanos()) : e);
-      rs = timed(ready(on), x.deadlineNanos()).executeQuery();
-    }
-    done(x);
-    return wrap(rs);
-  }
-
-  @Override
-  public boolean execute() throws SQLException {
-    checkOpen();
-    Execution x = execution.of(kind, sql, deadline(), false);
-    PhysicalConnection on = session.begin(x);
-    boolean result;
-    try {
-      result = timed(ready(on), x.deadlineNanos()).execute();
-    } catch (SQLException e) {
-      on = retry(x, e);
-      result = timed(ready(on), x.deadlineNanos()).execute();
-    }
-    done(x);
-    return result;
-  }
-
-  @Override
-  public int executeUpdate() throws SQLException {
-    return (int) executeLargeUpdate();
-  }
-
-  @Override
-  public long executeLargeUpdate() throws SQLException {
-    checkOpen();
-    Execution x = execution.of(kind, sql, deadline(), false);
-    PhysicalConnection on = session.begin(x);
-    long result;
-    try {
-      result = timed(ready(on), x.deadlineNanos()).executeLargeUpdate();
-    } catch (SQLException e) {
-      on = retry(x, e);
-      result = timed(ready(on), x.deadlineNanos()).executeLargeUpdate();
-    }
-    done(x);
-    return result;
-  }
+  // ---------------------------------------------------------------- batches and metadata
 
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
     ready(session.primary()).addBatch();
     batchPending = true;
-  }
-
-  @Override
-  public void clearBatch() throws SQLException {
-    checkOpen();
-    PreparedStatement p = onPrimary;
-    batchPending = false;
-    if (p != null) {
-      p.clearBatch();
-    }
-  }
-
-  @Override
-  public int[] executeBatch() throws SQLException {
-    checkOpen();
-    PreparedStatement ps = prepared(session.begin(batch()));
-    batchPending = false;
-    int[] counts = ps.executeBatch();
-    session.done(execution);
-    return counts;
-  }
-
-  @Override
-  public long[] executeLargeBatch() throws SQLException {
-    checkOpen();
-    PreparedStatement ps = prepared(session.begin(batch()));
-    batchPending = false;
-    long[] counts = ps.executeLargeBatch();
-    session.done(execution);
-    return counts;
   }
 
   @Override
@@ -281,14 +212,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   @Override
   public @Nullable ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primary());
     return ps.getMetaData();
   }
 
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primary());
     return ps.getParameterMetaData();
   }
 
@@ -321,48 +252,11 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   // ---------------------------------------------------------------- lifecycle and wrapper
 
   @Override
-  public void close() throws SQLException {
-    if (closed) {
-      return;
-    }
-    PreparedStatement p = onPrimary;
-    PreparedStatement r = onReplica;
-    PreparedStatement w = pipelined;
+  void forgetPhysical() {
     onPrimary = null;
     onReplica = null;
     pipelined = null;
     recorder.clear();
-    try {
-      if (w != null) {
-        w.close();
-      }
-      if (r != null) {
-        r.close();
-      }
-    } finally {
-      if (p != null) {
-        p.close();
-      }
-      super.close();
-    }
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> iface) throws SQLException {
-    if (iface.isInstance(this)) {
-      return iface.cast(this);
-    }
-    Statement s = current != null ? current : prepared(session.primary());
-    return s.unwrap(iface);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> iface) throws SQLException {
-    if (iface.isInstance(this)) {
-      return true;
-    }
-    Statement s = current != null ? current : prepared(session.primary());
-    return s.isWrapperFor(iface);
   }
 
   @Override

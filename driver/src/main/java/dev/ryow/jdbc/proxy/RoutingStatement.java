@@ -9,7 +9,6 @@ import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLWarning;
 import java.sql.Statement;
 import org.jspecify.annotations.Nullable;
 
@@ -44,16 +43,8 @@ class RoutingStatement extends RoutedExecutions {
   /** Every execution of this statement, handed to the session: begin, retry, done. */
   final Execution execution = new Execution(this);
 
-  private int maxRows;
-  private long largeMaxRows = -1;
-  private int fetchSize;
-  private int fetchDirection = ResultSet.FETCH_FORWARD;
-  private int queryTimeout;
-  private int maxFieldSize;
-  private boolean escapeProcessing = true;
-  private boolean poolable;
+  /** {@link #closeOnCompletion()} was called: each physical statement closes when its results are closed. */
   private boolean closeOnCompletion;
-  private @Nullable String cursorName;
 
   RoutingStatement(LogicalConnection connection, StatementShape shape) throws SQLException {
     this.connection = connection;
@@ -66,8 +57,11 @@ class RoutingStatement extends RoutedExecutions {
 
   // ---------------------------------------------------------------- physical statements
 
-  /** The physical statement on {@code on}, created and configured on first use. */
-  private Statement physical(PhysicalConnection on) throws SQLException {
+  /**
+   * The physical statement on {@code on}, created and configured on first use; it does not become
+   * {@link #current}. A prepared statement holds its own ({@link RoutingPreparedStatement}).
+   */
+  Statement statementOn(PhysicalConnection on) throws SQLException {
     if (on == session.primary()) {
       Statement s = onPrimary;
       if (s == null || primaryOwner != on) {
@@ -78,20 +72,40 @@ class RoutingStatement extends RoutedExecutions {
         onPrimary = s;
         primaryOwner = on;
       }
-      currentOn = on;
-      return current = s;
+      return s;
     }
     Statement s = onReplica;
     if (s == null || replicaOwner != on) {
-      if (s != null) {
-        closeQuietly(s);
-      }
+      closeQuietly(s, null); // its connection may be gone (a replica that failed): nothing left to release
       s = configure(session.settings().createIn(database, on, shape::createStatement));
       onReplica = s;
       replicaOwner = on;
     }
+    return s;
+  }
+
+  /** The physical statement on {@code on} ({@link #statementOn}), which becomes {@link #current}. */
+  final Statement physical(PhysicalConnection on) throws SQLException {
+    Statement s = statementOn(on);
     currentOn = on;
     return current = s;
+  }
+
+  @Override
+  int physicalSlots() {
+    return 2;
+  }
+
+  /** Slot 0 is the primary's physical statement, slot 1 the replica's. */
+  @Override
+  @Nullable Statement physicalSlot(int i) {
+    return i == 0 ? onPrimary : onReplica;
+  }
+
+  @Override
+  final Statement answering() throws SQLException {
+    Statement s = current;
+    return s != null ? s : statementOn(session.primary());
   }
 
   /**
@@ -113,57 +127,21 @@ class RoutingStatement extends RoutedExecutions {
     }
   }
 
-  private static void closeQuietly(Statement s) {
-    try {
-      s.close();
-    } catch (SQLException ignored) {
-      // Its connection may be gone (a replica that failed); nothing left to release.
-    }
-  }
-
-  /** Applies the recorded settings to a new physical statement. */
+  /** Gives a new physical statement the settings the application set ({@link RecordedSettings}). */
   final <S extends Statement> S configure(S s) throws SQLException {
-    if (largeMaxRows >= 0) {
-      s.setLargeMaxRows(largeMaxRows);
-    } else if (maxRows != 0) {
-      s.setMaxRows(maxRows);
-    }
-    if (fetchSize != 0) {
-      s.setFetchSize(fetchSize);
-    }
-    if (fetchDirection != ResultSet.FETCH_FORWARD) {
-      s.setFetchDirection(fetchDirection);
-    }
-    if (queryTimeout != 0) {
-      s.setQueryTimeout(queryTimeout);
-    }
-    if (maxFieldSize != 0) {
-      s.setMaxFieldSize(maxFieldSize);
-    }
-    if (!escapeProcessing) {
-      s.setEscapeProcessing(false);
-    }
-    if (poolable) {
-      s.setPoolable(true);
-    }
     if (closeOnCompletion) {
       s.closeOnCompletion();
     }
-    if (cursorName != null) {
-      s.setCursorName(cursorName);
-    }
-    return s;
+    return applySettings(s);
   }
 
   /** Every physical statement created so far (for settings that change later). */
-  void forEachPhysical(PhysicalAction action) throws SQLException {
-    Statement p = onPrimary;
-    if (p != null) {
-      action.apply(p);
-    }
-    Statement r = onReplica;
-    if (r != null) {
-      action.apply(r);
+  final void forEachPhysical(PhysicalAction action) throws SQLException {
+    for (int i = 0, n = physicalSlots(); i < n; i++) {
+      Statement s = physicalSlot(i);
+      if (s != null) {
+        action.apply(s);
+      }
     }
   }
 
@@ -185,7 +163,7 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   final void checkOpen() throws SQLException {
-    if (closed || connection.isClosed()) {
+    if (isClosed()) {
       throw closedStatement();
     }
   }
@@ -220,7 +198,7 @@ class RoutingStatement extends RoutedExecutions {
 
   /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
   @Override
-  final void ran(Execution x) throws SQLException {
+  void ran(Execution x) throws SQLException {
     session.done(x);
     StatementKind kind = x.kind();
     if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && x.on() == session.primary()) {
@@ -244,7 +222,7 @@ class RoutingStatement extends RoutedExecutions {
   }
 
   @Override
-  final PhysicalConnection placedAgain(Execution x, SQLException e) throws SQLException {
+  PhysicalConnection placedAgain(Execution x, SQLException e) throws SQLException {
     return session.retry(x, e);
   }
 
@@ -265,7 +243,7 @@ class RoutingStatement extends RoutedExecutions {
   @Override
   public void clearBatch() throws SQLException {
     checkOpen();
-    Statement p = onPrimary;
+    Statement p = physicalSlot(0);
     batchPending = false;
     if (p != null) {
       p.clearBatch();
@@ -292,63 +270,19 @@ class RoutingStatement extends RoutedExecutions {
     return counts;
   }
 
-  // ---------------------------------------------------------------- results of the last execution
+  // ---------------------------------------------------------------- results of the last execution (generated: RoutedExecutions)
 
-  private Statement currentOrFail() throws SQLException {
-    checkOpen();
-    Statement s = current;
-    if (s == null) {
-      throw new SQLException("No statement has been executed yet", "HY010");
-    }
-    return s;
-  }
-
+  /** The physical statement that ran last: the results ({@link RoutedExecutions}) are its. */
   @Override
-  public @Nullable ResultSet getResultSet() throws SQLException {
-    checkOpen();
-    Statement s = current;
-    ResultSet rs = s == null ? null : s.getResultSet();
-    return rs == null ? null : wrap(rs);
+  final @Nullable Statement last() {
+    return current;
   }
 
-  @Override
-  public int getUpdateCount() throws SQLException {
-    checkOpen();
-    Statement s = current;
-    return s == null ? -1 : s.getUpdateCount();
-  }
-
-  @Override
-  public long getLargeUpdateCount() throws SQLException {
-    checkOpen();
-    Statement s = current;
-    return s == null ? -1 : s.getLargeUpdateCount();
-  }
-
-  @Override
-  public boolean getMoreResults() throws SQLException {
-    checkOpen();
-    Statement s = current;
-    return s != null && s.getMoreResults();
-  }
-
-  @Override
-  public boolean getMoreResults(int behaviour) throws SQLException {
-    checkOpen();
-    Statement s = current;
-    return s != null && s.getMoreResults(behaviour);
-  }
-
+  /** The last execution's keys; before any, an empty result set (Connector/J's, from the primary's statement). */
   @Override
   public ResultSet getGeneratedKeys() throws SQLException {
-    return wrap(currentOrFail().getGeneratedKeys());
-  }
-
-  @Override
-  public @Nullable SQLWarning getWarnings() throws SQLException {
     checkOpen();
-    Statement s = current;
-    return s == null ? null : s.getWarnings();
+    return wrap(answering().getGeneratedKeys());
   }
 
   @Override
@@ -370,100 +304,7 @@ class RoutingStatement extends RoutedExecutions {
     }
   }
 
-  // ---------------------------------------------------------------- settings
-
-  @Override
-  public int getMaxFieldSize() throws SQLException {
-    checkOpen();
-    return maxFieldSize;
-  }
-
-  @Override
-  public void setMaxFieldSize(int max) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setMaxFieldSize(max));
-    maxFieldSize = max;
-  }
-
-  @Override
-  public int getMaxRows() throws SQLException {
-    checkOpen();
-    return largeMaxRows >= 0 ? (int) Math.min(Integer.MAX_VALUE, largeMaxRows) : maxRows;
-  }
-
-  @Override
-  public void setMaxRows(int max) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setMaxRows(max));
-    maxRows = max;
-    largeMaxRows = -1;
-  }
-
-  @Override
-  public long getLargeMaxRows() throws SQLException {
-    checkOpen();
-    return largeMaxRows >= 0 ? largeMaxRows : maxRows;
-  }
-
-  @Override
-  public void setLargeMaxRows(long max) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setLargeMaxRows(max));
-    largeMaxRows = max;
-  }
-
-  @Override
-  public void setEscapeProcessing(boolean enable) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setEscapeProcessing(enable));
-    escapeProcessing = enable;
-  }
-
-  @Override
-  public int getQueryTimeout() throws SQLException {
-    checkOpen();
-    return queryTimeout;
-  }
-
-  @Override
-  public void setQueryTimeout(int seconds) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setQueryTimeout(seconds));
-    queryTimeout = seconds;
-  }
-
-  @Override
-  public void setCursorName(String name) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setCursorName(name));
-    cursorName = name;
-  }
-
-  @Override
-  public void setFetchDirection(int direction) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setFetchDirection(direction));
-    fetchDirection = direction;
-  }
-
-  @Override
-  public int getFetchDirection() throws SQLException {
-    checkOpen();
-    return fetchDirection;
-  }
-
-  @Override
-  public void setFetchSize(int rows) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setFetchSize(rows));
-    fetchSize = rows;
-  }
-
-  @Override
-  public int getFetchSize() throws SQLException {
-    checkOpen();
-    return fetchSize;
-  }
+  // ---------------------------------------------------------------- settings (generated: RecordedSettings), shape
 
   @Override
   public int getResultSetConcurrency() throws SQLException {
@@ -481,19 +322,6 @@ class RoutingStatement extends RoutedExecutions {
   public int getResultSetHoldability() throws SQLException {
     checkOpen();
     return shape.holdability(session.primary().jdbc());
-  }
-
-  @Override
-  public void setPoolable(boolean poolable) throws SQLException {
-    checkOpen();
-    forEachPhysical(s -> s.setPoolable(poolable));
-    this.poolable = poolable;
-  }
-
-  @Override
-  public boolean isPoolable() throws SQLException {
-    checkOpen();
-    return poolable;
   }
 
   @Override
@@ -515,33 +343,27 @@ class RoutingStatement extends RoutedExecutions {
     return connection;
   }
 
-  // ---------------------------------------------------------------- quoting helpers: pure text, JDBC's standard rules
-
-  @Override
-  public String enquoteLiteral(String val) throws SQLException {
-    return super.enquoteLiteral(val);
-  }
-
-  @Override
-  public String enquoteIdentifier(String identifier, boolean alwaysQuote) throws SQLException {
-    return super.enquoteIdentifier(identifier, alwaysQuote);
-  }
-
-  @Override
-  public boolean isSimpleIdentifier(String identifier) throws SQLException {
-    return super.isSimpleIdentifier(identifier);
-  }
-
-  @Override
-  public String enquoteNCharLiteral(String val) throws SQLException {
-    return super.enquoteNCharLiteral(val);
-  }
-
   // ---------------------------------------------------------------- lifecycle and wrapper
 
+  /**
+   * Closed by {@link #close()}, with its connection, or, after {@link #closeOnCompletion()}, once the
+   * physical statement that ran last closed itself when its results were closed (as Connector/J's does).
+   */
   @Override
   public boolean isClosed() {
-    return closed || connection.isClosed();
+    if (closed || connection.isClosed()) {
+      return true;
+    }
+    Statement s = current;
+    return closeOnCompletion && s != null && isClosed(s);
+  }
+
+  private static boolean isClosed(Statement s) {
+    try {
+      return s.isClosed();
+    } catch (SQLException e) {
+      return true;
+    }
   }
 
   @Override
@@ -550,10 +372,11 @@ class RoutingStatement extends RoutedExecutions {
       return;
     }
     closed = true;
-    SQLException failure = closeQuietly(onPrimary, null);
-    failure = closeQuietly(onReplica, failure);
-    onPrimary = null;
-    onReplica = null;
+    SQLException failure = null;
+    for (int i = 0, n = physicalSlots(); i < n; i++) {
+      failure = closeQuietly(physicalSlot(i), failure);
+    }
+    forgetPhysical();
     current = null;
     currentOn = null;
     results.clear();
@@ -562,8 +385,14 @@ class RoutingStatement extends RoutedExecutions {
     }
   }
 
+  /** Drops the (closed) physical statements. */
+  void forgetPhysical() {
+    onPrimary = null;
+    onReplica = null;
+  }
+
   /** Closes {@code s} (if any); returns {@code failure}, or its failure, or {@code failure} with it suppressed. */
-  private static @Nullable SQLException closeQuietly(@Nullable Statement s, @Nullable SQLException failure) {
+  static @Nullable SQLException closeQuietly(@Nullable Statement s, @Nullable SQLException failure) {
     if (s == null) {
       return failure;
     }
@@ -584,8 +413,7 @@ class RoutingStatement extends RoutedExecutions {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    Statement s = current != null ? current : physical(session.primary());
-    return s.unwrap(iface);
+    return answering().unwrap(iface);
   }
 
   @Override
@@ -593,7 +421,6 @@ class RoutingStatement extends RoutedExecutions {
     if (iface.isInstance(this)) {
       return true;
     }
-    Statement s = current != null ? current : physical(session.primary());
-    return s.isWrapperFor(iface);
+    return answering().isWrapperFor(iface);
   }
 }
