@@ -38,14 +38,20 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RyowMeterBinder implements MeterBinder {
 
+  /**
+   * Meters of one name that differ by a tag share one description (a registry such as Spring Boot
+   * Actuator's shows one per name): it says what the tag splits.
+   */
+  private static final String READS = "Reads, by the server that ran them (tag server: replica; primary, by routing or"
+      + " after a failed wait)";
+  private static final String REPLICAS = "Replicas at the last poll, by rotation (tag rotation: in, out)";
+
   /** A counter of {@link MetricsSnapshot}: meter name, extra tags, description, value. */
   private record CounterSpec(String name, Tags tags, String description, ToDoubleFunction<MetricsSnapshot> value) {}
 
   private static final List<CounterSpec> COUNTERS = List.of(
-      new CounterSpec("ryow.reads", Tags.of("server", "replica"), "Reads that ran on a replica",
-          MetricsSnapshot::replicaReads),
-      new CounterSpec("ryow.reads", Tags.of("server", "primary"), "Reads that ran on the primary (routing or fallback)",
-          MetricsSnapshot::primaryReads),
+      new CounterSpec("ryow.reads", Tags.of("server", "replica"), READS, MetricsSnapshot::replicaReads),
+      new CounterSpec("ryow.reads", Tags.of("server", "primary"), READS, MetricsSnapshot::primaryReads),
       new CounterSpec("ryow.writes", Tags.empty(), "Other statements that ran on the primary",
           MetricsSnapshot::primaryWrites),
       new CounterSpec("ryow.waits.skipped", Tags.empty(), "Replica reads that needed no wait",
@@ -137,10 +143,8 @@ public final class RyowMeterBinder implements MeterBinder {
         .description("WAIT_FOR_EXECUTED_GTID_SET round trips on replicas")
         .tags(cluster)
         .register(registry);
-    gauge(registry, "ryow.replicas", cluster.and("rotation", "in"), "Replicas in rotation at the last poll",
-        MetricsSnapshot::replicasInRotation, null);
-    gauge(registry, "ryow.replicas", cluster.and("rotation", "out"), "Replicas out of rotation at the last poll",
-        MetricsSnapshot::replicasOutOfRotation, null);
+    gauge(registry, "ryow.replicas", cluster.and("rotation", "in"), REPLICAS, MetricsSnapshot::replicasInRotation, null);
+    gauge(registry, "ryow.replicas", cluster.and("rotation", "out"), REPLICAS, MetricsSnapshot::replicasOutOfRotation, null);
     gauge(registry, "ryow.replica.lag.max", cluster, "Largest applier lag at the last poll",
         MetricsSnapshot::maxApplierLagMillis, BaseUnits.MILLISECONDS);
     gauge(registry, "ryow.replica.share", cluster, "Share of reads served by replicas (0..1)",

@@ -18,6 +18,23 @@ import org.junit.jupiter.api.Test;
 
 class RyowMeterBinderTest {
 
+  /**
+   * A registry shows one description per meter name (Spring Boot Actuator's {@code /metrics/ryow.reads}):
+   * meters of one name that differ by a tag must carry the same one, true of their sum.
+   */
+  @Test
+  void metersOfOneNameShareOneDescription() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new RyowMeterBinder("orders", new ClusterMetrics()::snapshot).bindTo(registry);
+    java.util.Map<String, Set<String>> descriptions = new java.util.TreeMap<>();
+    for (Meter m : registry.getMeters()) {
+      descriptions.computeIfAbsent(m.getId().getName(), n -> new java.util.TreeSet<>()).add(String.valueOf(m.getId().getDescription()));
+    }
+    assertThat(descriptions).allSatisfy((name, texts) -> assertThat(texts).as(name).hasSize(1));
+    assertThat(descriptions.get("ryow.reads")).singleElement().asString().contains("replica").contains("primary");
+    assertThat(descriptions.get("ryow.replicas")).singleElement().asString().contains("in").contains("out");
+  }
+
   @Test
   void everyMeterReadsTheCurrentSnapshot() {
     ClusterMetrics metrics = new ClusterMetrics();
