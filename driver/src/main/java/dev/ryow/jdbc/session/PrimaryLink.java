@@ -156,6 +156,7 @@ final class PrimaryLink {
       if (!p.identity().readOnly()) {
         epoch = epochThen;
         cluster.loggedIn(config);
+        cluster.primaryIdentified(p.identity().serverUuid());
         return p;
       }
       p.close();
@@ -178,6 +179,7 @@ final class PrimaryLink {
     }
     epoch = epochNow;
     cluster.loggedIn(config);
+    cluster.primaryIdentified(p.identity().serverUuid());
     return p;
   }
 
