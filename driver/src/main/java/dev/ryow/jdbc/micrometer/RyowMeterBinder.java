@@ -38,14 +38,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RyowMeterBinder implements MeterBinder {
 
-  /** A counter of {@link MetricsSnapshot}: meter name, extra tags, description, value. */
+  /**
+   * A counter of {@link MetricsSnapshot}: meter name, extra tags, description, value. Meters of one name
+   * share one description (Micrometer and Prometheus keep one per name), true of every tag and of the sum.
+   */
   private record CounterSpec(String name, Tags tags, String description, ToDoubleFunction<MetricsSnapshot> value) {}
 
+  private static final String READS =
+      "Reads, by the server that ran them: server=replica, or server=primary (routed there, or a fallback)";
+  private static final String REPLICAS =
+      "Replicas by rotation at the last poll: rotation=in (serving reads), rotation=out (down, not replicating or"
+          + " far behind)";
+
   private static final List<CounterSpec> COUNTERS = List.of(
-      new CounterSpec("ryow.reads", Tags.of("server", "replica"), "Reads that ran on a replica",
-          MetricsSnapshot::replicaReads),
-      new CounterSpec("ryow.reads", Tags.of("server", "primary"), "Reads that ran on the primary (routing or fallback)",
-          MetricsSnapshot::primaryReads),
+      new CounterSpec("ryow.reads", Tags.of("server", "replica"), READS, MetricsSnapshot::replicaReads),
+      new CounterSpec("ryow.reads", Tags.of("server", "primary"), READS, MetricsSnapshot::primaryReads),
       new CounterSpec("ryow.writes", Tags.empty(), "Other statements that ran on the primary",
           MetricsSnapshot::primaryWrites),
       new CounterSpec("ryow.waits.skipped", Tags.empty(), "Replica reads that needed no wait",
@@ -137,10 +144,9 @@ public final class RyowMeterBinder implements MeterBinder {
         .description("WAIT_FOR_EXECUTED_GTID_SET round trips on replicas")
         .tags(cluster)
         .register(registry);
-    gauge(registry, "ryow.replicas", cluster.and("rotation", "in"), "Replicas in rotation at the last poll",
-        MetricsSnapshot::replicasInRotation, null);
-    gauge(registry, "ryow.replicas", cluster.and("rotation", "out"), "Replicas out of rotation at the last poll",
-        MetricsSnapshot::replicasOutOfRotation, null);
+    gauge(registry, "ryow.replicas", cluster.and("rotation", "in"), REPLICAS, MetricsSnapshot::replicasInRotation, null);
+    gauge(registry, "ryow.replicas", cluster.and("rotation", "out"), REPLICAS, MetricsSnapshot::replicasOutOfRotation,
+        null);
     gauge(registry, "ryow.replica.lag.max", cluster, "Largest applier lag at the last poll",
         MetricsSnapshot::maxApplierLagMillis, BaseUnits.MILLISECONDS);
     gauge(registry, "ryow.replica.share", cluster, "Share of reads served by replicas (0..1)",

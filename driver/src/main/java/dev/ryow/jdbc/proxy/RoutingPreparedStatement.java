@@ -1,7 +1,9 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.route.WritableResults;
 import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.ParameterRecorder;
+import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
 import dev.ryow.jdbc.server.Sql;
@@ -43,15 +45,32 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
 
   /**
    * Classifies {@code sql} through the cluster's {@link dev.ryow.jdbc.sql.ClassificationCache} (ORMs
-   * prepare the same text for every execution). A statement that can only run on the primary is
-   * prepared there at once, so syntax errors surface here as they would with Connector/J.
+   * prepare the same text for every execution); a query whose results can write runs on the primary
+   * ({@link WritableResults}). A statement that can only run on the primary is prepared there at once,
+   * so syntax errors surface here as they would with Connector/J.
    */
   static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
       throws SQLException {
-    RoutingPreparedStatement ps = new RoutingPreparedStatement(
-        connection, sql, shape, connection.session().cluster().classifications().classify(sql));
+    Session session = connection.session();
+    StatementKind classified = session.cluster().classifications().classify(sql);
+    RoutingPreparedStatement ps = new RoutingPreparedStatement(connection, sql, shape,
+        WritableResults.kind(classified, session.resultsWrite(shape.concurrency())));
     if (ps.kind != StatementKind.READ) {
       ps.prepared(connection.primary());
+    }
+    return ps;
+  }
+
+  /** The physical prepared statement on the primary connection {@code on}, created on first use. */
+  private PreparedStatement primaryPrepared(PhysicalConnection on) throws SQLException {
+    PreparedStatement ps = onPrimary;
+    if (ps == null || primaryOwner != on) {
+      if (ps != null) {
+        primaryChanged(ps);
+      }
+      ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, sql)));
+      onPrimary = ps;
+      primaryOwner = on;
     }
     return ps;
   }
@@ -59,15 +78,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   /** The physical prepared statement on {@code on}, created on first use; becomes {@link #current}. */
   private PreparedStatement prepared(PhysicalConnection on) throws SQLException {
     if (on == session.primary()) {
-      PreparedStatement ps = onPrimary;
-      if (ps == null || primaryOwner != on) {
-        if (ps != null) {
-          primaryChanged(ps);
-        }
-        ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, sql)));
-        onPrimary = ps;
-        primaryOwner = on;
-      }
+      PreparedStatement ps = primaryPrepared(on);
       current = ps;
       currentOn = on;
       return ps;
@@ -348,21 +359,9 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   }
 
   @Override
-  public <T> T unwrap(Class<T> iface) throws SQLException {
-    if (iface.isInstance(this)) {
-      return iface.cast(this);
-    }
-    Statement s = current != null ? current : prepared(session.primary());
-    return s.unwrap(iface);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> iface) throws SQLException {
-    if (iface.isInstance(this)) {
-      return true;
-    }
-    Statement s = current != null ? current : prepared(session.primary());
-    return s.isWrapperFor(iface);
+  Statement currentOrPrimary() throws SQLException {
+    Statement s = current;
+    return s != null ? s : prepared(session.primary());
   }
 
   @Override
@@ -376,5 +375,24 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   public ParameterRecorder openRecorder() throws SQLException {
     checkOpen();
     return recorder;
+  }
+
+  /**
+   * The primary's physical statement, which takes each parameter in the setter as Connector/J does
+   * (its checks: the index against the placeholders, values it refuses), before it is recorded: with
+   * client-side prepared statements (Connector/J's default) that costs no round trip. Null with
+   * server-side ones ({@code useServerPrepStmts=true}: preparing on the primary is a round trip), or while
+   * the primary connection is closed (the execution replaces it): their parameters are checked at execution.
+   */
+  @Override
+  public @Nullable PreparedStatement checker() throws SQLException {
+    if (!session.clientSidePrepare()) {
+      return null;
+    }
+    PhysicalConnection p = session.primary();
+    if (p.isClosed()) {
+      return null;
+    }
+    return primaryPrepared(p);
   }
 }

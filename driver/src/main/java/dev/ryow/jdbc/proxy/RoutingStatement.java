@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.route.WritableResults;
 import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
@@ -26,6 +27,8 @@ class RoutingStatement extends RoutedExecutions {
   private final ClassificationCache classifications;
   /** The database the connection was in when this statement was created: Connector/J runs it there. */
   final @Nullable String database;
+  /** Its results can write (updatable, or BLOB locators): its queries run on the primary ({@link WritableResults}). */
+  final boolean resultsWrite;
 
   private @Nullable Statement onPrimary;
   private @Nullable PhysicalConnection primaryOwner;
@@ -44,6 +47,8 @@ class RoutingStatement extends RoutedExecutions {
   /** Every execution of this statement, handed to the session: begin, retry, done. */
   final Execution execution = new Execution(this);
 
+  /** Connector/J's {@code maxRows} of the connection: what every new physical statement starts with. */
+  private final int defaultMaxRows;
   private int maxRows;
   private long largeMaxRows = -1;
   private int fetchSize;
@@ -61,6 +66,9 @@ class RoutingStatement extends RoutedExecutions {
     this.shape = shape;
     this.classifications = session.cluster().classifications();
     this.database = session.settings().currentDatabase();
+    this.resultsWrite = session.resultsWrite(shape.concurrency());
+    this.defaultMaxRows = session.settings().defaultMaxRows();
+    this.maxRows = defaultMaxRows;
     this.results = new ResultSetWrappers(this, connection);
   }
 
@@ -125,7 +133,7 @@ class RoutingStatement extends RoutedExecutions {
   final <S extends Statement> S configure(S s) throws SQLException {
     if (largeMaxRows >= 0) {
       s.setLargeMaxRows(largeMaxRows);
-    } else if (maxRows != 0) {
+    } else if (maxRows != defaultMaxRows) {
       s.setMaxRows(maxRows);
     }
     if (fetchSize != 0) {
@@ -185,14 +193,37 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   final void checkOpen() throws SQLException {
-    if (closed || connection.isClosed()) {
+    if (closed || connection.isClosed() || completed()) {
       throw closedStatement();
     }
   }
 
-  /** What every method of a closed statement wrapper throws. */
+  /**
+   * With {@code closeOnCompletion()}: whether the physical statement closed itself once its result sets
+   * were closed, as Connector/J's does; then this statement is closed too.
+   */
+  private boolean completed() {
+    if (!closeOnCompletion) {
+      return false;
+    }
+    Statement s = current;
+    try {
+      if (s == null || !s.isClosed()) {
+        return false;
+      }
+      close();
+    } catch (SQLException e) {
+      closed = true; // its physical statements are gone either way
+    }
+    return true;
+  }
+
+  /**
+   * What every method of a closed statement wrapper throws: Connector/J's message and SQLState
+   * ({@code S1009}; JDBC names no SQLState for it).
+   */
   static SQLException closedStatement() {
-    return new SQLException("Statement is closed", "HY010");
+    return new SQLException("No operations allowed after statement closed.", "S1009");
   }
 
   /**
@@ -230,7 +261,7 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   final Execution routed(String sql) {
-    return execution.of(classifications.classify(sql), sql, deadline(), false);
+    return execution.of(WritableResults.kind(classifications.classify(sql), resultsWrite), sql, deadline(), false);
   }
 
   @Override
@@ -294,13 +325,13 @@ class RoutingStatement extends RoutedExecutions {
 
   // ---------------------------------------------------------------- results of the last execution
 
-  private Statement currentOrFail() throws SQLException {
-    checkOpen();
+  /**
+   * The physical statement that ran last or, before any execution, the primary's (created now): a
+   * statement that has not run answers as Connector/J's does.
+   */
+  Statement currentOrPrimary() throws SQLException {
     Statement s = current;
-    if (s == null) {
-      throw new SQLException("No statement has been executed yet", "HY010");
-    }
-    return s;
+    return s != null ? s : physical(session.primary());
   }
 
   @Override
@@ -341,7 +372,8 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   public ResultSet getGeneratedKeys() throws SQLException {
-    return wrap(currentOrFail().getGeneratedKeys());
+    checkOpen();
+    return wrap(currentOrPrimary().getGeneratedKeys());
   }
 
   @Override
@@ -541,7 +573,7 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   public boolean isClosed() {
-    return closed || connection.isClosed();
+    return closed || connection.isClosed() || completed();
   }
 
   @Override
@@ -584,8 +616,7 @@ class RoutingStatement extends RoutedExecutions {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    Statement s = current != null ? current : physical(session.primary());
-    return s.unwrap(iface);
+    return currentOrPrimary().unwrap(iface);
   }
 
   @Override
@@ -593,7 +624,6 @@ class RoutingStatement extends RoutedExecutions {
     if (iface.isInstance(this)) {
       return true;
     }
-    Statement s = current != null ? current : physical(session.primary());
-    return s.isWrapperFor(iface);
+    return currentOrPrimary().isWrapperFor(iface);
   }
 }

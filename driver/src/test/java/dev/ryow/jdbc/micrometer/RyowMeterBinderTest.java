@@ -18,6 +18,24 @@ import org.junit.jupiter.api.Test;
 
 class RyowMeterBinderTest {
 
+  /**
+   * Micrometer and Prometheus keep one description per meter name (Actuator shows one for the name):
+   * every meter of a name has the same one, which names the tag that tells them apart.
+   */
+  @Test
+  void metersOfOneNameShareOneDescriptionThatNamesTheirTags() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new RyowMeterBinder("orders", new ClusterMetrics()::snapshot).bindTo(registry);
+    java.util.Map<String, Set<String>> descriptions = new java.util.TreeMap<>();
+    for (Meter m : registry.getMeters()) {
+      descriptions.computeIfAbsent(m.getId().getName(), k -> new java.util.TreeSet<>())
+          .add(String.valueOf(m.getId().getDescription()));
+    }
+    descriptions.forEach((name, texts) -> assertThat(texts).as(name).hasSize(1));
+    assertThat(descriptions.get("ryow.reads").iterator().next()).contains("server=replica", "server=primary");
+    assertThat(descriptions.get("ryow.replicas").iterator().next()).contains("rotation=in", "rotation=out");
+  }
+
   @Test
   void everyMeterReadsTheCurrentSnapshot() {
     ClusterMetrics metrics = new ClusterMetrics();
