@@ -384,13 +384,18 @@ public final class GenerateDelegates {
     out.append("/**\n")
         .append(" * Every parameter setter of {@link java.sql.PreparedStatement}, recorded: {@link #openRecorder()} (which\n")
         .append(" * throws for a closed statement) gets the value, to be replayed onto the physical statement of whichever\n")
-        .append(" * server runs the next execution. The overloads without a calendar record {@code null}, the stream\n")
-        .append(" * overloads without a length record {@code -1}.\n")
+        .append(" * server runs the next execution, once {@link #checker()} (if any) took it as Connector/J would. The\n")
+        .append(" * overloads without a calendar record {@code null}, the stream overloads without a length record {@code -1}.\n")
         .append(" */\n");
     out.append("@org.jspecify.annotations.NullUnmarked\n");
     out.append("interface ").append(RECORDED_PARAMETERS).append(" extends java.sql.PreparedStatement {\n");
     out.append("  /** The statement's recorder, after its open check. */\n");
-    out.append("  dev.ryow.jdbc.session.ParameterRecorder openRecorder() throws java.sql.SQLException;\n");
+    out.append("  dev.ryow.jdbc.session.ParameterRecorder openRecorder() throws java.sql.SQLException;\n\n");
+    out.append("  /**\n")
+        .append("   * The physical statement that checks each parameter in its setter, as Connector/J does, before it is\n")
+        .append("   * recorded (null: checked when it is replayed, at execution).\n")
+        .append("   */\n");
+    out.append("  java.sql.PreparedStatement checker() throws java.sql.SQLException;\n");
     for (Method m : parameterSetters()) {
       out.append('\n');
       if (m.isAnnotationPresent(Deprecated.class)) {
@@ -407,8 +412,14 @@ public final class GenerateDelegates {
           arguments.add("-1");
         }
       }
+      List<String> given = new ArrayList<>(arguments.subList(0, types.length));
       out.append(") throws java.sql.SQLException {\n");
-      out.append("    openRecorder().").append(m.getName()).append('(').append(String.join(", ", arguments)).append(");\n");
+      out.append("    dev.ryow.jdbc.session.ParameterRecorder recorder = openRecorder();\n");
+      out.append("    java.sql.PreparedStatement checker = checker();\n");
+      out.append("    if (checker != null) {\n");
+      out.append("      checker.").append(m.getName()).append('(').append(String.join(", ", given)).append(");\n");
+      out.append("    }\n");
+      out.append("    recorder.").append(m.getName()).append('(').append(String.join(", ", arguments)).append(");\n");
       out.append("  }\n");
     }
     out.append("}\n");

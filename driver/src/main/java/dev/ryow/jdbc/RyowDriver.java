@@ -117,18 +117,18 @@ public final class RyowDriver implements Driver {
   /**
    * Every {@code ryow.*} property with its description, default and choices, followed by
    * Connector/J's properties for the pass-through part. Values given in {@code info} or in the
-   * URL's parameters (the URL wins, as at {@code connect}) are reported as the current values, except
+   * URL's parameters ({@code info} wins, as at {@code connect} and with Connector/J) are reported as the current values, except
    * secrets ({@code password}, {@code ryow.tokenKey}, any key {@link Masking#isSecretKey}): their value
    * is always null, and they are not handed to Connector/J.
    */
   @Override
   public DriverPropertyInfo[] getPropertyInfo(@Nullable String url, @Nullable Properties info) throws SQLException {
     Properties given = new Properties();
-    if (info != null) {
-      ConnectionProperties.text(info).forEach(given::setProperty);
-    }
     if (url != null && RyowUrl.accepts(url)) {
       RyowUrl.parse(url).parameters().forEach(given::setProperty);
+    }
+    if (info != null) {
+      ConnectionProperties.text(info).forEach(given::setProperty);
     }
     List<DriverPropertyInfo> all = new ArrayList<>();
     for (RyowProperty<?> property : RyowProperties.ALL) {

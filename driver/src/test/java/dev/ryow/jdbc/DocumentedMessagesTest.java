@@ -34,6 +34,7 @@ class DocumentedMessagesTest {
       "Public Key Retrieval is not allowed",      // Connector/J
       "Communications link failure",              // Connector/J
       "Access denied for user",                   // MySQL server
+      "Parameter index out of range (",           // Connector/J's setters
       "SLF4J(W): No SLF4J providers were found",  // slf4j-api
       "Waiting for global read lock");            // MySQL server (processlist state)
 

@@ -75,14 +75,15 @@ class DriverConventionsTest {
   }
 
   @Test
-  void propertyInfoReportsGivenValuesAndTheUrlWins() throws Exception {
+  void propertyInfoReportsGivenValuesAndThePropertiesWinAsAtConnect() throws Exception {
     Properties props = new Properties();
     props.setProperty("ryow.waitTimeout", "250");
     props.setProperty("ryow.fallback", "error");
     props.setProperty("connectTimeout", "1234");
     Map<String, DriverPropertyInfo> all = info("jdbc:ryow:mysql://p,r/db?ryow.fallback=stale", props);
     assertThat(all.get("ryow.waitTimeout").value).isEqualTo("250");
-    assertThat(all.get("ryow.fallback").value).isEqualTo("stale");
+    assertThat(all.get("ryow.fallback").value).as("the properties win over the URL, as with Connector/J")
+        .isEqualTo("error");
     assertThat(all.get("connectTimeout").value).isEqualTo("1234");
     assertThat(info("jdbc:mysql://p/db", props).get("ryow.waitTimeout").value).isEqualTo("250");
   }

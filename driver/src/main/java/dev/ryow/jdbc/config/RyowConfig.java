@@ -45,14 +45,15 @@ public final class RyowConfig {
   }
 
   /**
-   * Parses and validates a URL plus {@code info} (as given to {@code Driver.connect}). URL parameters
-   * win over {@code info} entries with the same key. Entries of {@code info} that are not
+   * Parses and validates a URL plus {@code info} (as given to {@code Driver.connect}). As with
+   * Connector/J, {@code info} entries win over URL parameters with the same key (the {@code user} and
+   * {@code password} given to {@code getConnection(url, user, password)} are the ones that log in). Entries of {@code info} that are not
    * {@code String}s are converted or refused ({@link ConnectionProperties}), never ignored.
    */
   public static RyowConfig from(String url, Properties info) throws ConfigException {
     RyowUrl parsed = RyowUrl.parse(url);
-    Map<String, String> merged = new LinkedHashMap<>(ConnectionProperties.text(info));
-    merged.putAll(parsed.parameters());
+    Map<String, String> merged = new LinkedHashMap<>(parsed.parameters());
+    merged.putAll(ConnectionProperties.text(info));
     Set<String> hidden = new HashSet<>();
     boolean afterSecret = false;
     for (String key : parsed.parameters().keySet()) {

@@ -12,4 +12,10 @@ import java.sql.SQLException;
 interface LinkFailures {
   /** {@code e} came from a physical object of {@code on}. */
   void linkFailed(PhysicalConnection on, SQLException e);
+
+  /**
+   * A row of an updatable result set of {@code on} was written ({@code updateRow}, {@code insertRow},
+   * {@code deleteRow}): a write, for the logical connection's bookkeeping. Metadata result sets never write.
+   */
+  default void rowWritten(PhysicalConnection on) throws SQLException {}
 }

@@ -74,6 +74,12 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     session.linkFailed(on, e);
   }
 
+  /** {@link Session#rowWritten}. */
+  @Override
+  public void rowWritten(PhysicalConnection on) throws SQLException {
+    session.rowWritten(on);
+  }
+
   /** The primary's JDBC connection, for the generated pass-throughs. */
   @Override
   Connection delegate() {
@@ -348,7 +354,7 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
   }
 
   @Override
-  public void setClientInfo(Properties properties) throws SQLClientInfoException {
+  public void setClientInfo(@Nullable Properties properties) throws SQLClientInfoException {
     session.settings().clientInfo(properties);
   }
 

@@ -10,8 +10,10 @@ import org.jspecify.annotations.Nullable;
  * A result set of a routed statement or of metadata: everything delegates to the physical result set
  * ({@link DelegatingResultSet}, generated), except {@link #getStatement()}, which returns the
  * application's statement wrapper (null for metadata result sets, as JDBC allows), never Connector/J's,
- * whose connection is a physical one. An exception that means the physical connection broke (the
- * server died while rows were streaming) is reported to the logical connection at once.
+ * whose connection is a physical one; and the row writes of an updatable one ({@code updateRow},
+ * {@code insertRow}, {@code deleteRow}), which the logical connection is told of after they ran. An
+ * exception that means the physical connection broke (the server died while rows were streaming) is
+ * reported to the logical connection at once.
  */
 final class RoutedResultSet extends DelegatingResultSet {
   private final ResultSet physical;
@@ -58,6 +60,36 @@ final class RoutedResultSet extends DelegatingResultSet {
       throw failed(e);
     }
     return owner;
+  }
+
+  @Override
+  public void updateRow() throws SQLException {
+    try {
+      physical.updateRow();
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+    failures.rowWritten(on);
+  }
+
+  @Override
+  public void insertRow() throws SQLException {
+    try {
+      physical.insertRow();
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+    failures.rowWritten(on);
+  }
+
+  @Override
+  public void deleteRow() throws SQLException {
+    try {
+      physical.deleteRow();
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+    failures.rowWritten(on);
   }
 
   @Override

@@ -1,7 +1,9 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.route.WritableResults;
 import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.ParameterRecorder;
+import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
 import dev.ryow.jdbc.server.Sql;
@@ -43,13 +45,16 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
 
   /**
    * Classifies {@code sql} through the cluster's {@link dev.ryow.jdbc.sql.ClassificationCache} (ORMs
-   * prepare the same text for every execution). A statement that can only run on the primary is
-   * prepared there at once, so syntax errors surface here as they would with Connector/J.
+   * prepare the same text for every execution); a query whose results can write runs on the primary
+   * ({@link WritableResults}). A statement that can only run on the primary is prepared there at once,
+   * so syntax errors surface here as they would with Connector/J.
    */
   static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
       throws SQLException {
-    RoutingPreparedStatement ps = new RoutingPreparedStatement(
-        connection, sql, shape, connection.session().cluster().classifications().classify(sql));
+    Session session = connection.session();
+    StatementKind classified = session.cluster().classifications().classify(sql);
+    RoutingPreparedStatement ps = new RoutingPreparedStatement(connection, sql, shape,
+        WritableResults.kind(classified, session.resultsWrite(shape.concurrency())));
     if (ps.kind != StatementKind.READ) {
       ps.prepared(connection.primary());
     }
@@ -270,5 +275,24 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   public ParameterRecorder openRecorder() throws SQLException {
     checkOpen();
     return recorder;
+  }
+
+  /**
+   * The primary's physical statement, which takes each parameter in the setter as Connector/J does
+   * (its checks: the index against the placeholders, values it refuses), before it is recorded: with
+   * client-side prepared statements (Connector/J's default) that costs no round trip. Null with
+   * server-side ones ({@code useServerPrepStmts=true}: preparing on the primary is a round trip), or while
+   * the primary connection is closed (the execution replaces it): their parameters are checked at execution.
+   */
+  @Override
+  public @Nullable PreparedStatement checker() throws SQLException {
+    if (!session.clientSidePrepare()) {
+      return null;
+    }
+    PhysicalConnection p = session.primary();
+    if (p.isClosed()) {
+      return null;
+    }
+    return statementOn(p);
   }
 }

@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.proxy;
 
+import dev.ryow.jdbc.route.WritableResults;
 import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
@@ -25,6 +26,8 @@ class RoutingStatement extends RoutedExecutions {
   private final ClassificationCache classifications;
   /** The database the connection was in when this statement was created: Connector/J runs it there. */
   final @Nullable String database;
+  /** Its results can write (updatable, or BLOB locators): its queries run on the primary ({@link WritableResults}). */
+  final boolean resultsWrite;
 
   private @Nullable Statement onPrimary;
   private @Nullable PhysicalConnection primaryOwner;
@@ -52,6 +55,7 @@ class RoutingStatement extends RoutedExecutions {
     this.shape = shape;
     this.classifications = session.cluster().classifications();
     this.database = session.settings().currentDatabase();
+    this.resultsWrite = session.resultsWrite(shape.concurrency());
     this.results = new ResultSetWrappers(this, connection);
   }
 
@@ -168,9 +172,12 @@ class RoutingStatement extends RoutedExecutions {
     }
   }
 
-  /** What every method of a closed statement wrapper throws. */
+  /**
+   * What every method of a closed statement wrapper throws: Connector/J's message and SQLState
+   * ({@code S1009}; JDBC names no SQLState for it).
+   */
   static SQLException closedStatement() {
-    return new SQLException("Statement is closed", "HY010");
+    return new SQLException("No operations allowed after statement closed.", "S1009");
   }
 
   /**
@@ -208,7 +215,7 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   final Execution routed(String sql) {
-    return execution.of(classifications.classify(sql), sql, deadline(), false);
+    return execution.of(WritableResults.kind(classifications.classify(sql), resultsWrite), sql, deadline(), false);
   }
 
   @Override
@@ -355,7 +362,15 @@ class RoutingStatement extends RoutedExecutions {
       return true;
     }
     Statement s = current;
-    return closeOnCompletion && s != null && isClosed(s);
+    if (!closeOnCompletion || s == null || !isClosed(s)) {
+      return false;
+    }
+    try {
+      close(); // the others go with it
+    } catch (SQLException e) {
+      closed = true; // its physical statements are gone either way
+    }
+    return true;
   }
 
   private static boolean isClosed(Statement s) {

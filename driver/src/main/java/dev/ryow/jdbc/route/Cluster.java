@@ -58,8 +58,13 @@ public final class Cluster {
   private final ConsistencyMode consistency;
   private final UnknownGtidPolicy unknownGtids;
   private final TokenCodec tokenCodec;
-  /** Every GTID a connection of this cluster wrote, in this JVM ({@link ConsistencyMode#JVM}). */
-  private final Watermark jvmWrites = new Watermark();
+  /**
+   * What this JVM wrote to these servers and what its reads saw ({@link ConsistencyMode#JVM}): private
+   * until the first login to the primary, then the one every cluster of the same primary shares.
+   */
+  private volatile JvmHistory jvm = JvmHistory.empty(false);
+  /** Where the shared histories are found; null: this cluster keeps its own. */
+  private final @Nullable JvmHistories histories;
   /** GTIDs the primary is known to have executed: our writes, and sets verified with GTID_SUBSET. */
   private final Watermark primaryExecuted = new Watermark();
 
@@ -89,8 +94,6 @@ public final class Cluster {
   private final AtomicReference<PrimaryState> primary;
   /** How many primary polls were sent ({@link #primaryPollTicket}); also taken by a move of the primary. */
   private final AtomicLong primaryPolls = new AtomicLong();
-  /** What every read through this cluster's connections in this JVM saw (monotonic reads, {@code jvm} mode). */
-  private final ReadWatermark jvmReads = new ReadWatermark();
   private final boolean monotonicReads;
   /** Bumped after each change of the servers' or the primary's state that read plans are made from. */
   private final StateVersion stateVersion = new StateVersion();
@@ -120,8 +123,23 @@ public final class Cluster {
     return primaryPolls.get();
   }
 
-  /** Builds the shared state for a config; the poller starts with the first logical connection. */
+  /**
+   * Builds the shared state for a config, with a JVM history of its own (shared with no other cluster);
+   * the poller starts with the first logical connection.
+   */
   public Cluster(RyowConfig config, ConnectorJ connector) {
+    this(config, connector, GtidSet.EMPTY, null);
+  }
+
+  /**
+   * A cluster that takes over from a released one: {@code jvmWrites} (writes of this JVM through the
+   * released cluster that not every replica was known to have) join its JVM-wide watermark, so that the
+   * default consistency holds across the release. At its first login it joins the history
+   * {@code histories} holds for its primary (null: it keeps its own).
+   */
+  public Cluster(RyowConfig config, ConnectorJ connector, GtidSet jvmWrites, @Nullable JvmHistories histories) {
+    this.histories = histories;
+    this.jvm.writes().advance(jvmWrites);
     this.name = config.clusterName();
     this.config = config;
     this.login = config;
@@ -154,13 +172,23 @@ public final class Cluster {
   }
 
   /**
-   * A cluster that takes over from a released one: {@code jvmWrites} (writes of this JVM through the
-   * released cluster that not every replica was known to have) join its JVM-wide watermark, so that the
-   * default consistency holds across the release.
+   * A connection logged in to the primary, whose {@code server_uuid} is {@code primaryUuid}: at the first
+   * login the cluster joins the JVM history of that server, shared with every other cluster of it
+   * ({@link JvmHistories}); later logins (after a failover) register the history for the new primary.
    */
-  public Cluster(RyowConfig config, ConnectorJ connector, GtidSet jvmWrites) {
-    this(config, connector);
-    this.jvmWrites.advance(jvmWrites);
+  public void primaryIdentified(String primaryUuid) {
+    JvmHistories h = histories;
+    if (h == null) {
+      return;
+    }
+    JvmHistory current = jvm;
+    if (current.shared()) {
+      h.alias(primaryUuid, current);
+      return;
+    }
+    JvmHistory shared = h.join(primaryUuid, current);
+    jvm = shared; // concurrent first logins join the same one
+    shared.writes().advance(current.writes().current()); // a write recorded meanwhile is kept
   }
 
   /** {@code ryow.monotonicReads}. */
@@ -170,7 +198,7 @@ public final class Cluster {
 
   /** What every read of this JVM through this cluster saw. */
   public ReadWatermark jvmReads() {
-    return jvmReads;
+    return jvm.reads();
   }
 
   /** The server whose {@code server_uuid} is {@code uuid} as of its last poll, or null. */
@@ -236,7 +264,7 @@ public final class Cluster {
   public GtidSet wrote(GtidSet gtids) {
     primaryExecuted.advance(gtids);
     GtidSet covering = gtids.filledFrom(primaryExecuted.current());
-    jvmWrites.advance(covering);
+    jvm.writes().advance(covering);
     return covering;
   }
 
@@ -253,7 +281,7 @@ public final class Cluster {
     GtidSet covering = known.plusNext(text);
     if (covering != null) {
       primaryExecuted.advanceFrom(known, covering);
-      jvmWrites.advanceFrom(known, covering);
+      jvm.writes().advanceFrom(known, covering);
       writer.advanceFrom(known, covering);
     }
     return covering;
@@ -261,7 +289,7 @@ public final class Cluster {
 
   /** Every write through this cluster's connections in this JVM. */
   public GtidSet jvmWrites() {
-    return jvmWrites.current();
+    return jvm.writes().current();
   }
 
   /** A set the primary has certainly executed (it only lags behind the truth). */
@@ -423,10 +451,11 @@ public final class Cluster {
    * is known to have executed them (then empty). The successor waits for them as for its own writes.
    */
   GtidSet writesNotKnownOnEveryReplica() {
-    GtidSet writes = jvmWrites.current();
+    JvmHistory history = jvm;
+    GtidSet writes = history.writes().current();
     if (monotonicReads) {
-      jvmReads.resolve(this);
-      writes = writes.union(jvmReads.bound().full());
+      history.reads().resolve(this);
+      writes = writes.union(history.reads().bound().full());
     }
     for (ReplicaEndpoint e : servers) {
       if (e != primaryEndpoint() && !e.vacant() && !e.knownExecuted().contains(writes)) {

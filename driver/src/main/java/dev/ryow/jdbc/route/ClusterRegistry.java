@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * unregistered; the next connection creates it again, counters from zero. One daemon thread
  * ({@code ryow-cluster-release}) checks once a second while clusters exist.
  *
+ * <p>Clusters of the same servers (the same primary, by {@code server_uuid}) share what this JVM wrote
+ * there and what its reads saw ({@link JvmHistories}): two pools whose URLs differ in the replicas'
+ * order or in a setting keep one guarantee.
+ *
  * <p>What must outlive a release does: the JVM's writes through the released cluster
  * ({@code ryow.consistency=jvm}, the default), and what its reads saw (monotonic reads), are handed to
  * the cluster created next for the same key,
@@ -41,6 +45,8 @@ public final class ClusterRegistry {
   /** Writes of released clusters that not every replica was known to have, oldest first. Guarded by {@link #lock}. */
   private final Map<String, GtidSet> retired = new LinkedHashMap<>();
   private @Nullable ScheduledExecutorService sweeper;
+  /** What this JVM wrote to each set of servers, shared by every cluster of the same primary. */
+  private final JvmHistories histories = new JvmHistories();
 
   /**
    * The cluster for {@code key}, created with {@code create} (given the JVM's writes a released
@@ -63,7 +69,7 @@ public final class ClusterRegistry {
    */
   public Cluster reserve(RyowConfig config, ConnectorJ connector, String driverVersion) {
     return reserve(config.clusterKey(), jvmWrites -> {
-      Cluster cluster = new Cluster(config, connector, jvmWrites);
+      Cluster cluster = new Cluster(config, connector, jvmWrites, histories);
       LOG.info("[{}] new cluster, ryow-jdbc {}: {}", cluster.name(), driverVersion, config);
       return ClusterMBeans.register(cluster);
     });

@@ -39,6 +39,8 @@ final class PrimaryLink {
    */
   private boolean autoCommit = true;
   private boolean readOnly;
+  /** False once SQL may have changed the session's read-only mode behind {@link #readOnly}. */
+  private boolean readOnlyKnown = true;
 
   /** Opens the primary connection at login (one round of primary discovery at most). */
   PrimaryLink(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session,
@@ -97,14 +99,26 @@ final class PrimaryLink {
    * first, so a transaction it opens is read-only on the server, exactly as with Connector/J alone.
    */
   void sync(boolean wantReadOnly, boolean wantAutoCommit) throws SQLException {
-    if (readOnly != wantReadOnly) {
+    if (readOnly != wantReadOnly || !readOnlyKnown) {
       primary.jdbc().setReadOnly(wantReadOnly);
       readOnly = wantReadOnly;
+      readOnlyKnown = true;
     }
     if (autoCommit != wantAutoCommit) {
       primary.jdbc().setAutoCommit(wantAutoCommit);
       autoCommit = wantAutoCommit;
     }
+  }
+
+  /** The physical connection's session is read-only when {@code onServer} (as its server just said). */
+  void readOnlyIs(boolean onServer) {
+    readOnly = onServer;
+    readOnlyKnown = true;
+  }
+
+  /** SQL may have changed the session's read-only mode: the next {@link #sync} sets it again. */
+  void readOnlyUnknown() {
+    readOnlyKnown = false;
   }
 
   /** Autocommit back on (JDBC: that commits), only when the physical connection is in manual-commit mode. */
@@ -133,6 +147,7 @@ final class PrimaryLink {
     m.sync(fresh.jdbc(), true);
     autoCommit = true;
     readOnly = false;
+    readOnlyKnown = true;
     mirror = m;
     cluster.metrics().primaryReconnected();
     LOG.info("[{}] new primary connection to {} ({})", cluster.name(), fresh.host(), why);
@@ -156,6 +171,7 @@ final class PrimaryLink {
       if (!p.identity().readOnly()) {
         epoch = epochThen;
         cluster.loggedIn(config);
+        cluster.primaryIdentified(p.identity().serverUuid());
         return p;
       }
       p.close();
@@ -178,6 +194,7 @@ final class PrimaryLink {
     }
     epoch = epochNow;
     cluster.loggedIn(config);
+    cluster.primaryIdentified(p.identity().serverUuid());
     return p;
   }
 

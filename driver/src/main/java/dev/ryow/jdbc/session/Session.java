@@ -50,6 +50,8 @@ public final class Session {
    * {@code abort()} from another thread can end it promptly ({@link WaitGuard}).
    */
   private final boolean waitsFitOneSlice;
+  /** Connector/J's {@code emulateLocators}: a {@code Blob} of a query's results writes on its connection. */
+  private final boolean blobLocators;
   private final SessionState session = new SessionState();
   /** The primary physical connection: reconnect, failover, the flags it has. */
   private final PrimaryLink link;
@@ -68,16 +70,40 @@ public final class Session {
   private Session(Cluster cluster, RyowConfig config, ConnectorJ connector, Watermark watermark)
       throws SQLException {
     this.cluster = cluster;
-    this.pipelineWaits = !"true".equalsIgnoreCase(config.connectorProperties().getProperty("useServerPrepStmts"));
+    this.pipelineWaits = !connectorFlag(config, "useServerPrepStmts");
+    this.blobLocators = connectorFlag(config, "emulateLocators");
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
     this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
     this.consistency = new ReadConsistency(cluster, watermark,
         config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY, new Primary(), replicas);
     this.transactions = new Transactions(link, replicas, consistency);
-    this.settings = new SessionSettings(session, link, transactions);
+    this.settings = new SessionSettings(session, link, transactions,
+        SessionSettings.maxRows(config.connectorProperties().getProperty("maxRows")));
     this.reads = new ReadPlacer(replicas, consistency, transactions, guard, link);
     cluster.connectionOpened();
+  }
+
+  /** A boolean Connector/J property as Connector/J reads it ({@code true}/{@code yes}, any case). */
+  private static boolean connectorFlag(RyowConfig config, String name) {
+    String v = config.connectorProperties().getProperty(name);
+    return v != null && ("true".equalsIgnoreCase(v.trim()) || "yes".equalsIgnoreCase(v.trim()));
+  }
+
+  /**
+   * Whether the results of a statement created with {@code concurrency} can write on the connection
+   * that ran its query ({@link dev.ryow.jdbc.route.WritableResults}): then its queries run on the primary.
+   */
+  public boolean resultsWrite(int concurrency) {
+    return dev.ryow.jdbc.route.WritableResults.resultsWrite(concurrency, blobLocators);
+  }
+
+  /**
+   * Whether prepared statements are client-side (Connector/J's default, {@code useServerPrepStmts} not
+   * set): preparing one costs no round trip.
+   */
+  public boolean clientSidePrepare() {
+    return pipelineWaits;
   }
 
   /** GTIDs of our writes from the primary's OK packets (own_gtid capture), as reported. */
@@ -355,6 +381,24 @@ public final class Session {
     if (!onPrimary) {
       return;
     }
+    if (!transactions.state().inTransaction()) {
+      consistency.captureAfterWrite();
+    }
+    consistency.checkTracking();
+  }
+
+  /**
+   * A row of an updatable result set was written through {@code on} ({@code updateRow},
+   * {@code insertRow}, {@code deleteRow}): the bookkeeping of a write on the primary, as {@link #done}
+   * does for a statement (its GTID arrives in the OK packet; query capture reads it before the next read).
+   */
+  public void rowWritten(PhysicalConnection on) throws SQLException {
+    if (on != link.connection()) {
+      return; // a query whose results write runs on the primary; a replica refuses what reaches it
+    }
+    cluster.metrics().primaryWrite();
+    consistency.captureDue();
+    transactions.ran(StatementKind.WRITE, true);
     if (!transactions.state().inTransaction()) {
       consistency.captureAfterWrite();
     }

@@ -22,11 +22,33 @@ public final class SessionSettings {
   private final SessionState session;
   private final PrimaryLink link;
   private final Transactions transactions;
+  private final int defaultMaxRows;
 
-  SessionSettings(SessionState session, PrimaryLink link, Transactions transactions) {
+  SessionSettings(SessionState session, PrimaryLink link, Transactions transactions, int defaultMaxRows) {
     this.session = session;
     this.link = link;
     this.transactions = transactions;
+    this.defaultMaxRows = defaultMaxRows;
+  }
+
+  /**
+   * Connector/J's {@code maxRows} of the URL (0: every row): what a new statement's {@code getMaxRows()}
+   * answers and every physical statement starts with, as with Connector/J.
+   */
+  public int defaultMaxRows() {
+    return defaultMaxRows;
+  }
+
+  /** {@code maxRows} as Connector/J reads it: a number, -1 (the default) or anything below 1 meaning none. */
+  static int maxRows(@Nullable String value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(value.trim()));
+    } catch (NumberFormatException e) {
+      return 0; // Connector/J refuses such a value itself when it connects
+    }
   }
 
   private boolean autoCommit() {
@@ -155,7 +177,8 @@ public final class SessionSettings {
     link.mirror().markApplied(autoCommit());
   }
 
-  public void clientInfo(Properties properties) throws SQLClientInfoException {
+  /** Replaces the client info on every physical connection; null clears it, as with Connector/J. */
+  public void clientInfo(@Nullable Properties properties) throws SQLClientInfoException {
     link.connection().jdbc().setClientInfo(properties);
     session.clientInfo(properties);
     link.mirror().markApplied(autoCommit());

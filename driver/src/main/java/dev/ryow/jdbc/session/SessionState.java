@@ -103,9 +103,12 @@ final class SessionState {
     clientInfoVersion++;
   }
 
-  void clientInfo(Properties properties) {
+  /** Replaces the client info by {@code properties}; null clears it, as Connector/J does. */
+  void clientInfo(@Nullable Properties properties) {
     clientInfo.clear();
-    clientInfo.putAll(properties);
+    if (properties != null) {
+      clientInfo.putAll(properties);
+    }
     clientInfoVersion++;
   }
 

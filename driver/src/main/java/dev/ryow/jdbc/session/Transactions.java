@@ -23,6 +23,12 @@ public final class Transactions {
    * transaction stays on one server (and waits once), even when that was the primary after a failed wait.
    */
   private @Nullable PhysicalConnection readsOn;
+  /**
+   * SQL that may have changed the session's read-only mode ({@code SET SESSION TRANSACTION READ WRITE},
+   * {@code SET transaction_read_only = …}) ran on the primary since the flag was last set or read: the
+   * next {@link #readOnly()} asks the server, as Connector/J's {@code isReadOnly()} does.
+   */
+  private boolean readOnlyBySql;
 
   Transactions(PrimaryLink link, ReplicaSet replicas, ReadConsistency consistency) {
     this.link = link;
@@ -52,6 +58,9 @@ public final class Transactions {
 
   /** After a statement of {@code kind} ran, on the primary when {@code onPrimary}; COMMIT and ROLLBACK end the transaction. */
   void ran(StatementKind kind, boolean onPrimary) {
+    if (onPrimary && (kind == StatementKind.SET_SESSION || kind == StatementKind.SESSION_PIN)) {
+      readOnlyBySql = true;
+    }
     if (kind == StatementKind.COMMIT || kind == StatementKind.ROLLBACK) {
       endTransaction();
     } else {
@@ -149,10 +158,31 @@ public final class Transactions {
           "Cannot change read-only mode inside a transaction that has started; commit or roll back first", "25000");
     }
     state = next;
+    if (readOnlyBySql) {
+      link.readOnlyUnknown(); // SQL may have changed it on the server: the flag reaches it before the next statement
+      readOnlyBySql = false;
+    }
   }
 
-  public boolean readOnly() {
-    return state.readOnly();
+  /**
+   * The read-only flag, as Connector/J answers {@code isReadOnly()}: the flag set through JDBC, or, after
+   * SQL that may have changed the session's mode ran on the primary, the primary's answer
+   * ({@code @@session.transaction_read_only}, one query), which the flag then follows (routing with it)
+   * unless a transaction has started.
+   */
+  public boolean readOnly() throws SQLException {
+    if (!readOnlyBySql) {
+      return state.readOnly();
+    }
+    syncPrimary();
+    boolean onServer = link.connection().jdbc().isReadOnly();
+    link.readOnlyIs(onServer);
+    readOnlyBySql = false;
+    TransactionState next = state.withReadOnly(onServer);
+    if (next != null) {
+      state = next;
+    }
+    return onServer;
   }
 
   private void endTransaction() {

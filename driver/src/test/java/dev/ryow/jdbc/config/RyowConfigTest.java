@@ -47,10 +47,21 @@ class RyowConfigTest {
     info.setProperty("ryow.waitTimeout", "500");
     info.setProperty("user", "fromInfo");
     RyowConfig config = RyowConfig.from(BASE + "?ryow.waitTimeout=150&ryow.gtidCapture=query", info);
-    assertThat(config.get(RyowProperties.WAIT_TIMEOUT_MILLIS)).as("the URL wins").isEqualTo(150);
+    assertThat(config.get(RyowProperties.WAIT_TIMEOUT_MILLIS)).as("the properties win, as with Connector/J")
+        .isEqualTo(500);
     assertThat(config.get(RyowProperties.GTID_CAPTURE)).isEqualTo(GtidCaptureMode.QUERY);
     assertThat(config.get(RyowProperties.FALLBACK)).isEqualTo(FallbackMode.ERROR);
     assertThat(config.connectorProperties()).containsEntry("user", "fromInfo");
+  }
+
+  /** As Connector/J: {@code getConnection(url, user, password)} logs in as that user, whatever the URL says. */
+  @Test
+  void theCallersCredentialsWinOverTheUrls() throws Exception {
+    Properties info = new Properties();
+    info.setProperty("user", "dummy");
+    info.setProperty("password", "secret");
+    RyowConfig config = RyowConfig.from(BASE + "?user=ryow&password=ryow", info);
+    assertThat(config.connectorProperties()).containsEntry("user", "dummy").containsEntry("password", "secret");
   }
 
   @Test

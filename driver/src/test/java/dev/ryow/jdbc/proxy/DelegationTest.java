@@ -357,7 +357,7 @@ class DelegationTest {
   /** CallableStatement (closed itself) and DatabaseMetaData (its connection closed); a ResultSet is Connector/J's. */
   static Stream<Arguments> closable() {
     return Stream.of(
-        Arguments.of(CallableStatement.class, "Statement is closed"),
+        Arguments.of(CallableStatement.class, "No operations allowed after statement closed."),
         Arguments.of(DatabaseMetaData.class, "Connection is closed"));
   }
 
@@ -412,9 +412,16 @@ class DelegationTest {
     assertThat(s.delegate().calls).hasSize(1);
   }
 
-  /** A {@link RecordedParameters} whose recorder is {@code recorder}, or closed; counts the open checks. */
-  static RecordedParameters recording(dev.ryow.jdbc.session.ParameterRecorder recorder, boolean closed, int[] opens) {
+  /**
+   * A {@link RecordedParameters} whose recorder is {@code recorder}, or closed; counts the open checks;
+   * its checker is a stub recording into {@code checker} (null: none).
+   */
+  static RecordedParameters recording(dev.ryow.jdbc.session.ParameterRecorder recorder, boolean closed, int[] opens,
+      @org.jspecify.annotations.Nullable Recorder checker) {
     return stub(RecordedParameters.class, (proxy, method, args) -> {
+      if (method.getName().equals("checker")) {
+        return checker == null ? null : stub(java.sql.PreparedStatement.class, checker);
+      }
       if (method.isDefault()) {
         return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
       }
@@ -447,8 +454,12 @@ class DelegationTest {
       int[] opens = {0};
       Object[] args = arguments(m);
       args[0] = 2;
-      invoke(recording(recorder, false, opens), m, args);
+      Recorder checker = new Recorder();
+      invoke(recording(recorder, false, opens, checker), m, args);
       assertThat(opens[0]).as("%s: open checks", m).isEqualTo(1);
+      assertThat(checker.calls).as("%s: checked in the setter", m).hasSize(1);
+      assertThat(checker.calls.get(0).method()).as("%s: checked as", m).isEqualTo(m);
+      assertThat(checker.calls.get(0).args()).as("%s: checked with the caller's arguments", m).containsExactly(args);
       Recorder physical = new Recorder();
       recorder.replay(stub(java.sql.PreparedStatement.class, physical));
       assertThat(physical.calls).as("%s: replayed", m).hasSize(1);
@@ -472,8 +483,28 @@ class DelegationTest {
     for (Method m : parameterSetters()) {
       dev.ryow.jdbc.session.ParameterRecorder recorder = new dev.ryow.jdbc.session.ParameterRecorder();
       int[] opens = {0};
-      RecordedParameters closedOne = recording(recorder, true, opens);
-      assertThatThrownBy(() -> invoke(closedOne, m, arguments(m))).as("%s", m).hasMessage("Statement is closed");
+      RecordedParameters closedOne = recording(recorder, true, opens, null);
+      assertThatThrownBy(() -> invoke(closedOne, m, arguments(m))).as("%s", m).hasMessage("No operations allowed after statement closed.");
+      Recorder physical = new Recorder();
+      recorder.replay(stub(java.sql.PreparedStatement.class, physical));
+      assertThat(physical.calls).as("%s: nothing recorded", m).isEmpty();
+      checked++;
+    }
+    assertThat(checked).isEqualTo(50);
+  }
+
+  /** A value the checker refuses (as Connector/J's setter would) throws from the setter and is not recorded. */
+  @org.junit.jupiter.api.Test
+  void aParameterTheCheckerRefusesIsNotRecorded() throws Exception {
+    int checked = 0;
+    for (Method m : parameterSetters()) {
+      dev.ryow.jdbc.session.ParameterRecorder recorder = new dev.ryow.jdbc.session.ParameterRecorder();
+      Recorder checker = new Recorder();
+      checker.toThrow = new SQLException("Parameter index out of range (2 > number of parameters, which is 0).", "S1009");
+      Object[] args = arguments(m);
+      args[0] = 2;
+      RecordedParameters ps = recording(recorder, false, new int[1], checker);
+      assertThatThrownBy(() -> invoke(ps, m, args)).as("%s", m).hasMessageStartingWith("Parameter index out of range");
       Recorder physical = new Recorder();
       recorder.replay(stub(java.sql.PreparedStatement.class, physical));
       assertThat(physical.calls).as("%s: nothing recorded", m).isEmpty();

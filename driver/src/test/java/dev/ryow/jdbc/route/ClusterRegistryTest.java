@@ -17,8 +17,8 @@ class ClusterRegistryTest {
     RyowConfig config = RyowConfig.from(URL, new Properties());
     ConnectorJ connector = new ConnectorJ();
     ClusterRegistry registry = new ClusterRegistry();
-    Cluster first = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w));
-    assertThat(registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w))).isSameAs(first);
+    Cluster first = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null));
+    assertThat(registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null))).isSameAs(first);
     first.cancelReservation();
     registry.sweep();
     assertThat(registry.find(config.clusterKey())).as("one reservation left").containsSame(first);
@@ -29,7 +29,7 @@ class ClusterRegistryTest {
     assertThat(registry.size()).as("released").isZero();
     assertThat(first.live()).as("no successor yet").isSameAs(first);
 
-    Cluster second = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w));
+    Cluster second = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null));
     assertThat(second).isNotSameAs(first);
     assertThat(first.live()).as("a released cluster reports its successor").isSameAs(second);
     assertThat(second.jvmWrites().contains(written)).as("the JVM's writes outlive the release").isTrue();
@@ -43,13 +43,13 @@ class ClusterRegistryTest {
     RyowConfig config = RyowConfig.from(URL, new Properties());
     ConnectorJ connector = new ConnectorJ();
     ClusterRegistry registry = new ClusterRegistry();
-    Cluster first = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w));
+    Cluster first = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null));
     GtidSet seen = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9");
     first.jvmReads().imported(seen, java.util.List.of(), System.nanoTime());
     first.cancelReservation();
     registry.sweep();
     assertThat(registry.size()).as("released").isZero();
-    Cluster second = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w));
+    Cluster second = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null));
     assertThat(second.jvmWrites().contains(seen)).as("later reads must not show less").isTrue();
     second.cancelReservation();
     registry.sweep();

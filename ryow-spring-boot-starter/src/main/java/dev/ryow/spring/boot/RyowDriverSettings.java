@@ -65,8 +65,8 @@ public final class RyowDriverSettings {
 
   /**
    * Adds the settings to {@code target} (the properties a DataSource hands to the driver with {@code url}).
-   * A setting that the URL or {@code target} already has with another value is an error: the driver
-   * would silently prefer the URL's, so the configuration says it once.
+   * A setting that the URL or {@code target} already has with another value is an error: one would
+   * silently override the other, so the configuration says it once.
    *
    * @param where the DataSource, for messages
    * @throws IllegalStateException naming the setting and both places, never a value

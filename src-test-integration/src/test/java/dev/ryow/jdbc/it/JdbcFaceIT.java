@@ -77,7 +77,7 @@ class JdbcFaceIT {
     call.close();
     for (org.assertj.core.api.ThrowableAssert.ThrowingCallable m : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
         () -> call.setInt(1, 1), call::getConnection, call::getFetchSize, () -> call.unwrap(java.sql.Driver.class))) {
-      assertThatThrownBy(m).as("a closed CallableStatement").isInstanceOf(SQLException.class).hasMessage("Statement is closed");
+      assertThatThrownBy(m).as("a closed CallableStatement").isInstanceOf(SQLException.class).hasMessage("No operations allowed after statement closed.");
     }
     java.sql.DatabaseMetaData md = c.getMetaData();
     c.close();
