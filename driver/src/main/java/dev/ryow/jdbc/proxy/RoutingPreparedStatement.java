@@ -44,13 +44,15 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   /**
    * Classifies {@code sql} through the cluster's {@link dev.ryow.jdbc.sql.ClassificationCache} (ORMs
    * prepare the same text for every execution). A statement that can only run on the primary is
-   * prepared there at once, so syntax errors surface here as they would with Connector/J.
+   * prepared there at once, so syntax errors surface here as they would with Connector/J; unless the
+   * primary connection must be replaced first (it broke, or the primary moved or was away): then it is
+   * prepared when it first runs, which is when the connection looks for the primary.
    */
   static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
       throws SQLException {
     RoutingPreparedStatement ps = new RoutingPreparedStatement(
         connection, sql, shape, connection.session().cluster().classifications().classify(sql));
-    if (ps.kind != StatementKind.READ) {
+    if (ps.kind != StatementKind.READ && connection.session().primaryCurrent()) {
       ps.prepared(connection.primary());
     }
     return ps;
@@ -237,7 +239,7 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
-    ready(session.primary()).addBatch();
+    ready(session.primaryForCall()).addBatch();
     batchPending = true;
   }
 
@@ -281,14 +283,14 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   @Override
   public @Nullable ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primaryForCall());
     return ps.getMetaData();
   }
 
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : prepared(session.primaryForCall());
     return ps.getParameterMetaData();
   }
 

@@ -335,6 +335,9 @@ public final class ReadConsistency {
       return true;
     }
     plans.unstable();
+    if (!primary.current() && cluster.primaryLost()) {
+      return true; // the primary is away: the read waits as usual (and longer on the replicas while it is lost)
+    }
     cluster.metrics().gtidSubsetCheck();
     try {
       if (primary.ensure().splitByExecuted(required)[0].isEmpty()) {

@@ -239,6 +239,79 @@ class SessionDecisionsTest {
     assertThat(w.connection().unwrap(RyowConnection.class).lastServerAddress()).isEqualTo(R2);
   }
 
+  /**
+   * A held connection whose write broke when the primary died prepares its next write as applications
+   * do (a new {@code PreparedStatement}) after the primary restarted: the statement runs there, on the
+   * same logical connection, instead of every later call failing on the dead physical connection.
+   */
+  @Test
+  void afterThePrimaryRestartsTheSameConnectionPreparesAndRunsItsNextWriteThere() throws SQLException {
+    World w = world("", P, R1);
+    WRITE_FIRST.run(w);
+    w.p().down = true;
+    SQLException lost = null;
+    try (java.sql.PreparedStatement ps = w.connection().prepareStatement("UPDATE t SET c = ? WHERE id = 40")) {
+      ps.setInt(1, 1);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      lost = e;
+    }
+    assertThat((Throwable) lost).as("the write that ran when the primary died").isNotNull();
+    assertThat(lost.getSQLState()).isEqualTo("08S01");
+    assertThat(lost.getMessage()).contains("was not run again").contains("reconnects");
+    w.p().restart();
+    for (int i = 0; i < 3; i++) {
+      try (java.sql.PreparedStatement ps = w.connection().prepareStatement("UPDATE t SET c = ? WHERE id = 41")) {
+        ps.setInt(1, i);
+        ps.executeUpdate();
+      }
+    }
+    assertThat(count(w.p(), "UPDATE t SET c = ? WHERE id = 41")).isEqualTo(3);
+    assertThat(count(w.p(), "UPDATE t SET c = ? WHERE id = 40")).isZero();
+  }
+
+  /**
+   * While the primary is down, a read whose replica has not applied the write yet waits on the replica
+   * (it does not fall back to the dead primary) and runs there once the replica catches up. The round of
+   * discovery that found the primary lost also makes every connection opened before the outage reconnect
+   * before its next statement: an idle connection's write after the restart does not fail on its dead
+   * physical connection.
+   */
+  @Test
+  void whileThePrimaryIsDownAReadWaitsOnTheReplicaAndIdleConnectionsReconnectAfterTheRestart() throws Exception {
+    World w = world("ryow.failoverTimeout=20000", P, R1);
+    Connection idle = LogicalConnection.open(w.cluster(), RyowConfig.from("jdbc:ryow:mysql://" + P + "," + R1
+        + "/app?" + BASE + "&ryow.failoverTimeout=20000", new Properties()), new ConnectorJ(w.servers()));
+    opened.add(idle);
+    w.r1().lag();
+    WRITE_FIRST.run(w);
+    w.p().down = true;
+    Thread later = new Thread(() -> {
+      try {
+        Thread.sleep(400);
+      } catch (InterruptedException e) {
+        return;
+      }
+      w.r1().catchUp();
+      w.p().restart();
+    });
+    later.start();
+    String read = "SELECT c FROM t WHERE id = 42";
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery(read)) {
+      assertThat(rs.next()).isTrue();
+    } finally {
+      later.join();
+    }
+    assertThat(count(w.r1(), read)).as("the read ran on the replica once it had the write").isEqualTo(1);
+    assertThat(count(w.p(), read)).isZero();
+    assertThat(w.cluster().primary().outages()).as("outages the cluster saw").isEqualTo(1);
+    try (Statement s = idle.createStatement()) {
+      s.executeUpdate("UPDATE t SET c = 43");
+    }
+    assertThat(count(w.p(), "UPDATE t SET c = 43")).as("the idle connection's write after the restart").isEqualTo(1);
+    assertThat(w.cluster().primaryLost()).as("the outage is over").isFalse();
+  }
+
   @Test
   void sessionStateIsReplayedOnEveryReplicaConnectionBeforeItsFirstRead() throws SQLException {
     World w = world("", P, R1);
