@@ -107,6 +107,11 @@ public final class Session {
     public long epoch() {
       return link.epoch();
     }
+
+    @Override
+    public void rediscover(String why) throws SQLException {
+      cluster.discoverPrimaryOnce(link.epoch(), System.nanoTime(), why, cluster.failoverTimeoutMillis());
+    }
   }
 
   /** Opens the primary connection; replica connections open on the first replica reads. */

@@ -312,6 +312,41 @@ class SessionDecisionsTest {
     assertThat(w.cluster().primaryLost()).as("the outage is over").isFalse();
   }
 
+  /**
+   * A token written on the new primary after a switchover this cluster has not seen yet: its
+   * {@code GTID_SUBSET} check reaches the demoted primary (read-only, lacking the token's GTIDs), which
+   * says nothing of what the primary has. The cluster looks for the writable server, asks it, and the read
+   * runs on a replica that has the token's write: never on the demoted primary, where it would miss it.
+   */
+  @Test
+  void aTokenCheckThatReachesADemotedPrimaryFindsTheNewOneAndTheReadDoesNotRunOnTheOld() throws SQLException {
+    World w = world("", P, R1, R2);
+    WRITE_FIRST.run(w);
+    // Switchover p -> r2 (p stops applying and turns read-only), seen by another JVM's cluster only.
+    w.p().lag();
+    w.p().readOnly = true;
+    w.r2().readOnly = false;
+    String url = "jdbc:ryow:mysql://" + P + "," + R1 + "," + R2 + "/app?" + BASE;
+    RyowConfig config = RyowConfig.from(url, new Properties());
+    ConnectorJ connector = new ConnectorJ(w.servers());
+    Connection other = LogicalConnection.open(new Cluster(config, connector), config, connector);
+    opened.add(other);
+    try (Statement s = other.createStatement()) {
+      s.executeUpdate("UPDATE t SET c = 50");
+    }
+    assertThat(count(w.r2(), "UPDATE t SET c = 50")).as("the other JVM wrote on the new primary").isEqualTo(1);
+    String token = other.unwrap(RyowConnection.class).consistencyToken();
+    w.connection().unwrap(RyowConnection.class).mergeConsistencyToken(token);
+    String read = "SELECT c FROM t WHERE id = 51";
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery(read)) {
+      assertThat(rs.next()).isTrue();
+    }
+    assertThat(count(w.p(), read)).as("reads on the demoted primary, which lacks the token's write").isZero();
+    assertThat(count(w.r1(), read) + count(w.r2(), read)).isEqualTo(1);
+    assertThat(w.cluster().primaryEndpoint().host().toString()).as("the cluster found the new primary")
+        .contains("stub-r2");
+  }
+
   @Test
   void sessionStateIsReplayedOnEveryReplicaConnectionBeforeItsFirstRead() throws SQLException {
     World w = world("", P, R1);

@@ -402,10 +402,11 @@ final class StubServers implements Driver {
       if (sql.startsWith("SELECT GTID_SUBSET(")) {
         GtidSet wanted = GtidSet.parse(String.valueOf(parameters.get(1)));
         GtidSet has = executed.isEmpty() ? GtidSet.EMPTY : GtidSet.parse(executed);
+        int readOnly = s.readOnly ? 1 : 0;
         if (has.contains(wanted)) {
-          return new Object[][] {{1, "", wanted.toString()}};
+          return new Object[][] {{1, "", wanted.toString(), readOnly}};
         }
-        return new Object[][] {{0, wanted.toString(), ""}}; // tests use sets the stub has wholly or not at all
+        return new Object[][] {{0, wanted.toString(), "", readOnly}}; // tests use sets the stub has wholly or not at all
       }
       if (sql.startsWith("SELECT WAIT_FOR_EXECUTED_GTID_SET(")) {
         s.waits.incrementAndGet();
