@@ -33,6 +33,7 @@ class DocumentedMessagesTest {
       "No suitable driver found",                 // java.sql.DriverManager
       "Public Key Retrieval is not allowed",      // Connector/J
       "Communications link failure",              // Connector/J
+      "No operations allowed after connection closed", // Connector/J (a closed connection)
       "Access denied for user",                   // MySQL server
       "Parameter index out of range (",           // Connector/J's setters
       "SLF4J(W): No SLF4J providers were found",  // slf4j-api

@@ -126,7 +126,8 @@ public final class RyowProperties {
           "30000",
           "Milliseconds a statement may spend looking for a writable server (read_only=OFF) among the URL's hosts"
               + " when the primary is unreachable or read-only, before it fails. A new connection looks once"
-              + " instead, within its connect and login timeouts.");
+              + " instead, within its connect and login timeouts. While no writable server is found, a read that no"
+              + " replica can serve in ryow.waitTimeout waits on the replicas up to this long instead of falling back.");
 
   /** Whose writes a read must see. */
   public static final RyowProperty<ConsistencyMode> CONSISTENCY =

@@ -80,10 +80,13 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     session.rowWritten(on);
   }
 
-  /** The primary's JDBC connection, for the generated pass-throughs. */
+  /**
+   * The primary's JDBC connection, for the generated pass-throughs: replaced first when it broke or the
+   * primary moved ({@link Session#primaryForCall}), so that no call reaches a dead connection.
+   */
   @Override
-  Connection delegate() {
-    return session.primary().jdbc();
+  Connection delegate() throws SQLException {
+    return session.primaryForCall().jdbc();
   }
 
   @Override
@@ -220,23 +223,20 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
 
   @Override
   public CallableStatement prepareCall(String sql) throws SQLException {
-    session.checkOpen();
-    PhysicalConnection on = session.primary();
+    PhysicalConnection on = session.primaryForCall();
     return new PrimaryCallableStatement(this, on, on.jdbc().prepareCall(sql));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
-    session.checkOpen();
-    PhysicalConnection on = session.primary();
+    PhysicalConnection on = session.primaryForCall();
     return new PrimaryCallableStatement(this, on, on.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency));
   }
 
   @Override
   public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency, int holdability)
       throws SQLException {
-    session.checkOpen();
-    PhysicalConnection on = session.primary();
+    PhysicalConnection on = session.primaryForCall();
     return new PrimaryCallableStatement(
         this, on, on.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency, holdability));
   }
@@ -336,6 +336,16 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     session.settings().isolation(level);
   }
 
+  /**
+   * Connector/J's answer, without a round trip, from the primary connection as it is (even one that
+   * broke): {@code createStatement()} asks for it, and must not wait for the primary while it is away.
+   */
+  @Override
+  public int getHoldability() throws SQLException {
+    session.checkOpen();
+    return session.primary().jdbc().getHoldability();
+  }
+
   @Override
   public void setHoldability(int holdability) throws SQLException {
     session.checkOpen();
@@ -362,8 +372,7 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
 
   @Override
   public DatabaseMetaData getMetaData() throws SQLException {
-    session.checkOpen();
-    PhysicalConnection on = session.primary();
+    PhysicalConnection on = session.primaryForCall();
     return new RoutedDatabaseMetaData(on.jdbc().getMetaData(), this, this, on);
   }
 

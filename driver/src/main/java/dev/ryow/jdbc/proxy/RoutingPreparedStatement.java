@@ -47,7 +47,9 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
    * Classifies {@code sql} through the cluster's {@link dev.ryow.jdbc.sql.ClassificationCache} (ORMs
    * prepare the same text for every execution); a query whose results can write runs on the primary
    * ({@link WritableResults}). A statement that can only run on the primary is prepared there at once,
-   * so syntax errors surface here as they would with Connector/J.
+   * so syntax errors surface here as they would with Connector/J; unless the primary connection must be
+   * replaced first (it broke, or the primary moved or was away): then it is prepared when it first runs,
+   * which is when the connection looks for the primary.
    */
   static RoutingPreparedStatement prepare(LogicalConnection connection, String sql, StatementShape shape)
       throws SQLException {
@@ -55,7 +57,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     StatementKind classified = session.cluster().classifications().classify(sql);
     RoutingPreparedStatement ps = new RoutingPreparedStatement(connection, sql, shape,
         WritableResults.kind(classified, session.resultsWrite(shape.concurrency())));
-    if (ps.kind != StatementKind.READ) {
+    if (ps.kind != StatementKind.READ && session.primaryCurrent()) {
       ps.prepared(connection.primary());
     }
     return ps;
@@ -203,7 +205,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
-    ready(session.primary()).addBatch();
+    ready(session.primaryForCall()).addBatch();
     batchPending = true;
   }
 
@@ -217,14 +219,14 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   @Override
   public @Nullable ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primaryForCall());
     return ps.getMetaData();
   }
 
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primary());
+    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primaryForCall());
     return ps.getParameterMetaData();
   }
 

@@ -243,7 +243,7 @@ class RoutingStatement extends RoutedExecutions {
   @Override
   public void addBatch(String sql) throws SQLException {
     checkOpen();
-    physical(session.primary()).addBatch(sql);
+    physical(session.primaryForCall()).addBatch(sql);
     batchPending = true;
   }
 

@@ -35,7 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Cluster {
   private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
-  private static final long DISCOVERY_PAUSE_MILLIS = 100;
   /**
    * Group Replication's largest group: the URL's hosts plus vacant places up to this many, for members the
    * poller finds in {@code replication_group_members} that the URL does not name.
@@ -83,7 +82,13 @@ public final class Cluster {
   private volatile java.util.function.@Nullable Supplier<@Nullable Cluster> successor;
   private volatile javax.management.@Nullable ObjectName mbean;
 
+  /** One round of primary discovery at a time. */
   private final ReentrantLock discovery = new ReentrantLock();
+  /** When the next round of primary discovery may begin ({@link System#nanoTime()}): one per poll interval. */
+  private final AtomicLong nextRoundNanos = new AtomicLong(System.nanoTime());
+  private final long roundIntervalNanos;
+  /** What the last round that found no writable server saw of each host (for messages only). */
+  private volatile String lastRoundSeen = "";
   private final ClusterMonitor monitor;
   private final RotationLog rotationLog;
   /**
@@ -161,6 +166,7 @@ public final class Cluster {
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
     this.failoverTimeoutMillis = config.get(RyowProperties.FAILOVER_TIMEOUT_MILLIS);
+    this.roundIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.POLL_INTERVAL_MILLIS));
     this.strategy = config.get(RyowProperties.REPLICA_SELECTION);
     this.monitor = new ClusterMonitor(this, config, connector);
     this.rotationLog = new RotationLog(name, servers.size());
@@ -369,6 +375,9 @@ public final class Cluster {
       }
     } while (!primary.compareAndSet(current, current.polled(poll, pollTicket)));
     stateVersion.bump();
+    if (current.lost()) {
+      outageOver(current);
+    }
     return true;
   }
 
@@ -400,6 +409,11 @@ public final class Cluster {
   /** Classifies SQL sent through plain statements, remembering recent texts. */
   public ClassificationCache classifications() {
     return classifications;
+  }
+
+  /** {@code ryow.pollInterval} in milliseconds: also the pace of primary discovery. */
+  public long pollIntervalMillis() {
+    return TimeUnit.NANOSECONDS.toMillis(roundIntervalNanos);
   }
 
   /** {@code ryow.failoverTimeout} in milliseconds. */
@@ -563,73 +577,144 @@ public final class Cluster {
   }
 
   /**
-   * Finds the writable server among the URL's hosts after {@code why} (the primary was unreachable
-   * or read-only), unless another thread already moved the cluster past {@code seenEpoch}. Tries the
-   * current primary first, then the URL's order; retries for up to {@code deadlineMillis} (0: one
-   * round) while no server is writable (a switchover in progress). When another thread confirmed the
-   * primary writable after {@code failedAtNanos} (when the caller saw the failure), that answer is used.
+   * Waits for the writable server after {@code why} (the primary was unreachable or read-only at
+   * {@code failedAtNanos}), for up to {@code budgetMillis}: a running connection's statement keeps its
+   * connection through a failover. Rounds of discovery ({@link #findWritable}: the current primary
+   * first, then the other hosts) are shared by every thread of the cluster and paced: at most one round
+   * begins per {@code ryow.pollInterval} (one {@link #nextRoundNanos} compare-and-set picks the thread
+   * that runs it), the others sleep until it is due and take its answer. Returns at once when another
+   * thread already moved the cluster past {@code seenEpoch} or found the primary writable after
+   * {@code failedAtNanos}.
    *
    * @return the primary to use now
-   * @throws SQLException when no writable server was found in time
+   * @throws SQLTransientConnectionException when no writable server was found in time
    */
-  public ReplicaEndpoint discoverPrimary(long seenEpoch, long failedAtNanos, long deadlineMillis, String why)
+  public ReplicaEndpoint discoverPrimary(long seenEpoch, long failedAtNanos, long budgetMillis, String why)
       throws SQLException {
-    return discoverPrimary(seenEpoch, failedAtNanos, deadlineMillis, why, Math.max(deadlineMillis, failoverTimeoutMillis));
+    return discover(seenEpoch, failedAtNanos, budgetMillis, why, budgetMillis);
   }
 
   /**
-   * {@link #discoverPrimary(long, long, long, String)}, waiting at most {@code lockWaitMillis} for
-   * another thread's discovery to finish (a login bounds it by the caller's timeouts).
+   * One round's verdict for a login (or a read, which never waits for a failover on the primary): the
+   * answer of the first round of discovery that began after {@code failedAtNanos}, run by this thread
+   * when one is due, else by whichever thread runs the next; waits for it at most {@code waitMillis}.
+   *
+   * @throws SQLTransientConnectionException when that round found no writable server, or none ended in time
    */
-  public ReplicaEndpoint discoverPrimary(
-      long seenEpoch, long failedAtNanos, long deadlineMillis, String why, long lockWaitMillis) throws SQLException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMillis);
-    try {
-      if (!discovery.tryLock(lockWaitMillis, TimeUnit.MILLISECONDS)) {
-        throw new SQLTransientConnectionException(
-            "Timed out waiting for another thread's primary discovery (" + why + ")", "08001");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SQLTransientConnectionException("Interrupted while looking for the primary", "08001", e);
+  public ReplicaEndpoint discoverPrimaryOnce(long seenEpoch, long failedAtNanos, String why, long waitMillis)
+      throws SQLException {
+    return discover(seenEpoch, failedAtNanos, 0, why, waitMillis);
+  }
+
+  /**
+   * The poller found the primary of {@code state} unreachable or read-only at {@code failedAtNanos}: runs
+   * a round of discovery if one is due, and returns at once otherwise (another thread's round is
+   * recent or running; the poller never waits for one).
+   */
+  void primaryTroubleSeenByPoller(PrimaryState state, long failedAtNanos, String why) {
+    long now = System.nanoTime();
+    long due = nextRoundNanos.get();
+    if (now - due >= 0 && nextRoundNanos.compareAndSet(due, now + roundIntervalNanos)) {
+      round(state.epoch(), why);
     }
-    try {
+  }
+
+  private ReplicaEndpoint discover(long seenEpoch, long failedAtNanos, long budgetMillis, String why, long waitMillis)
+      throws SQLException {
+    long start = System.nanoTime();
+    long end = start + TimeUnit.MILLISECONDS.toNanos(Math.max(budgetMillis, waitMillis));
+    while (true) {
       PrimaryState known = primary();
       if (known.epoch() != seenEpoch || known.confirmedNanos() - failedAtNanos > 0) {
         return known.endpoint();
       }
-      StringBuilder seen = new StringBuilder();
-      while (true) {
-        seen.setLength(0);
-        ReplicaEndpoint found = findWritable(known.endpoint(), seen);
-        if (found != null) {
-          return found == known.endpoint() ? confirm(known.endpoint()) : moveTo(found, why);
-        }
-        if (deadlineMillis == 0) {
-          throw new SQLTransientConnectionException(
-              "No writable server among " + hosts() + " (" + why + "; " + seen + ") in one round of primary"
-                  + " discovery (new connections and the poller look once; a running connection's statements look for up to "
-                  + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + failoverTimeoutMillis + " ms): check the"
-                  + " servers' read_only/super_read_only.",
-              "08001");
-        }
-        if (System.nanoTime() - deadline >= 0) {
-          throw new SQLTransientConnectionException(
-              "No writable server among " + hosts() + " (" + why + "; " + seen + ") within "
-                  + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + failoverTimeoutMillis + " ms: check the"
-                  + " servers' read_only/super_read_only, or raise " + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + ".",
-              "08001");
-        }
-        try {
-          Thread.sleep(DISCOVERY_PAUSE_MILLIS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new SQLTransientConnectionException("Interrupted while looking for the primary", "08001", e);
-        }
+      if (budgetMillis == 0 && known.lost() && known.lostNanos() - failedAtNanos > 0) {
+        throw noWritable(why, true);
       }
+      long now = System.nanoTime();
+      long due = nextRoundNanos.get();
+      if (now - due >= 0 && nextRoundNanos.compareAndSet(due, now + roundIntervalNanos)) {
+        ReplicaEndpoint found = round(seenEpoch, why);
+        if (found != null) {
+          return found;
+        }
+        continue; // its verdict is in the state: the checks above decide
+      }
+      if (now - end >= 0) {
+        throw noWritable(why, budgetMillis == 0);
+      }
+      long sleep = Math.min(Math.max(due - now, 1_000_000L), end - now);
+      try {
+        TimeUnit.NANOSECONDS.sleep(Math.max(sleep, 1_000_000L));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLTransientConnectionException("Interrupted while looking for the primary", "08001", e);
+      }
+    }
+  }
+
+  /**
+   * One round of discovery (one thread at a time): the writable server, or null when none is (the
+   * primary is then {@link PrimaryState#lost lost}, logged once per outage) or another round still runs.
+   */
+  private @Nullable ReplicaEndpoint round(long seenEpoch, String why) {
+    if (!discovery.tryLock()) {
+      return null; // the round before this one still runs (slow hosts): its verdict comes soon
+    }
+    try {
+      long started = System.nanoTime();
+      PrimaryState known = primary();
+      if (known.epoch() != seenEpoch) {
+        return known.endpoint();
+      }
+      StringBuilder seen = new StringBuilder();
+      ReplicaEndpoint found = findWritable(known.endpoint(), seen);
+      if (found != null) {
+        return found == known.endpoint() ? confirm(known.endpoint(), started) : moveTo(found, why);
+      }
+      lastRoundSeen = seen.toString();
+      lost(known.endpoint(), started, why);
+      return null;
     } finally {
       discovery.unlock();
     }
+  }
+
+  /** What a statement throws that found no writable server within {@code ryow.failoverTimeout}. */
+  public SQLTransientConnectionException noWritablePrimary(String why) {
+    return noWritable(why, false);
+  }
+
+  private SQLTransientConnectionException noWritable(String why, boolean oneRound) {
+    if (oneRound) {
+      return new SQLTransientConnectionException(
+          "No writable server among " + hosts() + " (" + why + "; " + lastRoundSeen + ") in one round of primary"
+              + " discovery (new connections and reads look once; a running connection's writes look for up to "
+              + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + failoverTimeoutMillis + " ms): check the"
+              + " servers' read_only/super_read_only.",
+          "08001");
+    }
+    return new SQLTransientConnectionException(
+        "No writable server among " + hosts() + " (" + why + "; " + lastRoundSeen + ") within "
+            + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + failoverTimeoutMillis + " ms: check the"
+            + " servers' read_only/super_read_only, or raise " + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + ".",
+        "08001");
+  }
+
+  /**
+   * A logical connection just logged in to {@code endpoint} and found it writable: when it is still the
+   * primary and was {@linkplain PrimaryState#lost lost}, its outage is over.
+   */
+  public void primaryReachable(ReplicaEndpoint endpoint) {
+    PrimaryState current = primary();
+    if (current.endpoint() == endpoint && current.lost()) {
+      confirm(endpoint, System.nanoTime());
+    }
+  }
+
+  /** Whether the primary is known to be lost now: a discovery round found no writable server since it was last seen. */
+  public boolean primaryLost() {
+    return primary().lost();
   }
 
   private @Nullable ReplicaEndpoint findWritable(ReplicaEndpoint primary, StringBuilder seen) {
@@ -653,14 +738,54 @@ public final class Cluster {
     return null;
   }
 
-  /** A discovery found the current primary {@code endpoint} writable; returns it. */
-  private ReplicaEndpoint confirm(ReplicaEndpoint endpoint) {
-    long now = System.nanoTime();
+  /**
+   * The current primary {@code endpoint} was found writable at {@code atNanos}; returns it. Logged when it
+   * was lost (its outage is over).
+   */
+  private ReplicaEndpoint confirm(ReplicaEndpoint endpoint, long atNanos) {
     PrimaryState current;
     do {
       current = primary();
-    } while (current.endpoint() == endpoint && !primary.compareAndSet(current, current.confirmed(now)));
+      if (current.endpoint() != endpoint || (!current.lost() && current.confirmedNanos() - atNanos >= 0)) {
+        return endpoint;
+      }
+    } while (!primary.compareAndSet(current, current.confirmed(atNanos)));
+    if (current.lost()) {
+      outageOver(current);
+    }
     return endpoint;
+  }
+
+  /** The primary of {@code lost} answers as the writable primary again: logged once per outage. */
+  private void outageOver(PrimaryState lost) {
+    stateVersion.bump();
+    LOG.info("[{}] the primary {} is writable again (outage {} of this cluster over)", name, lost.endpoint(),
+        lost.outages());
+  }
+
+  /**
+   * A round that began at {@code startedNanos} found no writable server: the primary {@code endpoint} is
+   * lost (unless it was found writable since the round began). The thread whose compare-and-set began the
+   * outage logs it.
+   */
+  private void lost(ReplicaEndpoint endpoint, long startedNanos, String why) {
+    PrimaryState current;
+    PrimaryState next;
+    do {
+      current = primary();
+      if (current.endpoint() != endpoint) {
+        return;
+      }
+      next = current.lostAt(startedNanos);
+      if (next == null) {
+        return;
+      }
+    } while (!primary.compareAndSet(current, next));
+    if (!current.lost()) {
+      stateVersion.bump();
+      LOG.warn("[{}] no writable server ({}; {}): writes wait for one up to {}={} ms, reads go on on the replicas",
+          name, why, lastRoundSeen, RyowProperties.FAILOVER_TIMEOUT_MILLIS.name(), failoverTimeoutMillis);
+    }
   }
 
   /**

@@ -199,11 +199,7 @@ final class ClusterMonitor {
       }
       trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
     }
-    try {
-      cluster.discoverPrimary(state.epoch(), polledAt, 0, trouble);
-    } catch (SQLException e) {
-      LOG.warn("[{}] {}; no writable server found yet: {}", cluster.name(), trouble, e.getMessage());
-    }
+    cluster.primaryTroubleSeenByPoller(state, polledAt, trouble);
     return GtidSet.EMPTY;
   }
 

@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
  * "What on failure?" Decides where a replica read goes when no replica could serve it in time:
  * {@code ryow.fallback=primary} sends it to the primary (by default without a cap, as the application
  * read before it adopted the driver; with {@code ryow.fallbackRate > 0}, within the cluster's token bucket,
- * applying {@code ryow.fallbackDegrade} when the bucket is empty); {@code error} and {@code stale} never
- * send it to the primary.
+ * applying {@code ryow.fallbackDegrade} when the bucket is empty), except while the primary is lost
+ * (no writable server found since it went away): then the read waits longer on the replicas, for a
+ * replica that received the writes will apply them; {@code error} and {@code stale} never send it to
+ * the primary.
  */
 public final class FallbackPolicy {
   private static final Logger LOG = LoggerFactory.getLogger(FallbackPolicy.class);
@@ -27,7 +29,12 @@ public final class FallbackPolicy {
     /** On the primary (a fallback token was taken). */
     PRIMARY,
     /** On a reachable replica, knowingly possibly stale. */
-    STALE_REPLICA
+    STALE_REPLICA,
+    /**
+     * The primary is lost: wait longer on the replicas (up to {@code ryow.failoverTimeout}), and read on
+     * the primary only once it answers again.
+     */
+    AWAIT_REPLICA
   }
 
   /** Why no replica could serve the read. */
@@ -81,14 +88,18 @@ public final class FallbackPolicy {
    * @param replica the replica the read waited on or would have used, null when none was usable
    * @param reason why it cannot run there
    * @param staleReplicaAvailable a reachable replica could serve the read stale
+   * @param primaryLost the cluster's primary is lost ({@link PrimaryState#lost}): it cannot take the read
    * @param metrics counts throttling
    * @throws SQLTransientException when the read must fail; the message names the replica, the wait and what to tune
    */
   public Decision decide(
-      @Nullable ReplicaEndpoint replica, Reason reason, boolean staleReplicaAvailable, ClusterMetrics metrics)
-      throws SQLTransientException {
+      @Nullable ReplicaEndpoint replica, Reason reason, boolean staleReplicaAvailable, boolean primaryLost,
+      ClusterMetrics metrics) throws SQLTransientException {
     switch (mode) {
       case PRIMARY -> {
+        if (primaryLost) {
+          return Decision.AWAIT_REPLICA;
+        }
         TokenBucket b = bucket;
         if (b == null || b.tryAcquire()) {
           return Decision.PRIMARY;

@@ -6,8 +6,9 @@ import java.sql.SQLException;
 
 /**
  * "A statement failed: where may it run again?" Pure decision from the statement's kind, where it ran,
- * what kind of failure it was, and the transaction state. Nothing inside a transaction, and no write that
- * may have committed, ever runs twice. The table is in {@code RetryRuleTest}:
+ * what kind of failure it was, whether the router had sent it to the replicas, and the transaction
+ * state. Nothing inside a transaction, and no write that may have committed, ever runs twice. The table
+ * is in {@code RetryRuleTest}:
  *
  * <ul>
  *   <li>On a replica: the caller's own network timeout fails the statement, as with Connector/J (the
@@ -15,10 +16,13 @@ import java.sql.SQLException;
  *       stored function called from a {@code SELECT}) did not change anything: outside a transaction it
  *       runs on the primary as the write it is. A read whose connection failed runs again elsewhere (another
  *       replica, or the fallback), outside a transaction.
- *   <li>On the primary: a statement the primary refused because it is read-only (it did not run), and a read
- *       whose connection failed (or timed out), run again on a new primary connection, outside a
- *       transaction and unless the session is pinned to the old one. A write whose connection failed may
- *       have committed: it is never run again.
+ *   <li>On the primary: a replica read that fell back to the primary and lost its connection there is
+ *       placed again as a replica read: a replica that has what it must see serves it, and the primary
+ *       only once it answers again (a read never waits for a failover on the primary while replicas can
+ *       serve it). A statement the primary refused because it is read-only (it did not run), and any
+ *       other read whose connection failed (or timed out), run again on a new primary connection, outside
+ *       a transaction and unless the session is pinned to the old one. A write whose connection failed
+ *       may have committed: it is never run again.
  *   <li>Anything else is the statement's own error: thrown as it is.
  * </ul>
  */
@@ -56,6 +60,11 @@ public final class RetryRule {
     ON_PRIMARY_AS_WRITE,
     /** A new connection to the (possibly new) primary. */
     NEW_PRIMARY,
+    /**
+     * Placed again as a replica read: a replica that has what it must see, or the primary once it
+     * answers; while the primary is lost the read waits on the replicas (up to {@code ryow.failoverTimeout}).
+     */
+    REPLICA_OR_PRIMARY,
     /** Nowhere: the failure is thrown. */
     THROW
   }
@@ -68,8 +77,10 @@ public final class RetryRule {
    * @param failure what {@link Failure#of} made of the exception
    * @param inTransaction a transaction was open (or the statement's transaction was placed on a server)
    * @param pinned session state exists that only the primary connection has
+   * @param replicaRoute the router sent the statement to the replicas (on the primary: it fell back there)
    */
-  public static Retry decide(StatementKind kind, Target ranOn, Failure failure, boolean inTransaction, boolean pinned) {
+  public static Retry decide(
+      StatementKind kind, Target ranOn, Failure failure, boolean inTransaction, boolean pinned, boolean replicaRoute) {
     if (inTransaction || failure == Failure.OTHER) {
       return Retry.THROW;
     }
@@ -86,6 +97,9 @@ public final class RetryRule {
     }
     if (pinned) {
       return Retry.THROW;
+    }
+    if (replicaRoute && kind == StatementKind.READ && failure == Failure.CONNECTION_LOST) {
+      return Retry.REPLICA_OR_PRIMARY;
     }
     return failure == Failure.READ_ONLY_REFUSAL || read ? Retry.NEW_PRIMARY : Retry.THROW;
   }

@@ -49,7 +49,8 @@ public final class PhysicalConnection implements AutoCloseable {
           + " FROM performance_schema.replication_group_members WHERE MEMBER_ID <> ''";
   private static final String LOST_SQL =
       "SELECT GTID_SUBSET(?, @@global.gtid_executed), GTID_SUBTRACT(?, @@global.gtid_executed),"
-          + " GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed))";
+          + " GTID_SUBTRACT(?, GTID_SUBTRACT(?, @@global.gtid_executed)),"
+          + " @@global.read_only OR @@global.super_read_only";
 
   private final Connection connection;
   private final HostSpec host;
@@ -197,11 +198,17 @@ public final class PhysicalConnection implements AutoCloseable {
   }
 
   /**
-   * Whether this server has executed all of {@code watermark} ({@code GTID_SUBSET} against its
-   * {@code gtid_executed}) and, if not, which part: result 0 is the missing set (empty when it has
-   * all), 1 the part of the watermark it has.
+   * What {@link #splitByExecuted} found: the part of the set this server has not executed (empty when it
+   * has all of it), the part it has, and whether the server is read-only, asked in the same statement: a
+   * read-only server that lacks part of a set may just not be the writable primary any more.
    */
-  public GtidSet[] splitByExecuted(GtidSet watermark) throws SQLException {
+  public record ExecutedSplit(GtidSet missing, GtidSet kept, boolean readOnly) {}
+
+  /**
+   * Whether this server has executed all of {@code watermark} ({@code GTID_SUBSET} against its
+   * {@code gtid_executed}) and, if not, which part; and whether it is read-only now.
+   */
+  public ExecutedSplit splitByExecuted(GtidSet watermark) throws SQLException {
     String text = watermark.toString();
     try (PreparedStatement ps = connection.prepareStatement(LOST_SQL)) {
       for (int i = 1; i <= 4; i++) {
@@ -209,14 +216,14 @@ public final class PhysicalConnection implements AutoCloseable {
       }
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
+        boolean readOnly = rs.getBoolean(4);
         if (rs.getInt(1) == 1) {
-          return new GtidSet[] {GtidSet.EMPTY, watermark};
+          return new ExecutedSplit(GtidSet.EMPTY, watermark, readOnly);
         }
         String missing = rs.getString(2);
         String kept = rs.getString(3);
-        return new GtidSet[] {
-          missing == null ? GtidSet.EMPTY : GtidSet.parse(missing), kept == null ? GtidSet.EMPTY : GtidSet.parse(kept)
-        };
+        return new ExecutedSplit(missing == null ? GtidSet.EMPTY : GtidSet.parse(missing),
+            kept == null ? GtidSet.EMPTY : GtidSet.parse(kept), readOnly);
       }
     }
   }

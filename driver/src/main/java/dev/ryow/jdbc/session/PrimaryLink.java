@@ -3,6 +3,7 @@ package dev.ryow.jdbc.session;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.route.Cluster;
+import dev.ryow.jdbc.route.PrimaryState;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
@@ -33,6 +34,8 @@ final class PrimaryLink {
   private SessionMirror mirror;
   /** The cluster's primary epoch {@link #primary} belongs to. */
   private long epoch;
+  /** The cluster's count of primary outages when {@link #primary} was opened ({@link dev.ryow.jdbc.route.PrimaryState#outages}). */
+  private long outages;
   /**
    * What the physical primary connection has: the flags reach it only before a statement runs there
    * ({@link #sync}), so a read-only transaction served by a replica costs the primary nothing.
@@ -50,7 +53,7 @@ final class PrimaryLink {
     this.connector = connector;
     this.session = session;
     this.ownGtids = ownGtids;
-    this.primary = connect(true);
+    this.primary = connect(Patience.LOGIN);
     try {
       cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
     } catch (SQLException e) {
@@ -74,18 +77,25 @@ final class PrimaryLink {
     return epoch;
   }
 
-  /** Whether the connection is open and to the cluster's current primary. */
+  /**
+   * Whether the connection is open, to the cluster's current primary, and opened after the primary's
+   * last outage.
+   */
   boolean current() {
-    return epoch == cluster.primaryEpoch() && !primary.isClosed();
+    PrimaryState state = cluster.primary();
+    return epoch == state.epoch() && outages == state.outages() && !primary.isClosed();
   }
 
   /** Why the connection must be replaced before the next statement, or null when it need not be. */
   @org.jspecify.annotations.Nullable String stale() {
-    boolean moved = cluster.primaryEpoch() != epoch;
-    if (!moved && !primary.isClosed()) {
-      return null;
+    PrimaryState state = cluster.primary();
+    if (state.epoch() != epoch) {
+      return "the cluster moved to primary " + state.endpoint();
     }
-    return moved ? "the cluster moved to primary " + cluster.primaryEndpoint() : "the primary connection was closed";
+    if (state.outages() != outages) {
+      return "the primary " + state.endpoint() + " was unreachable or read-only since this connection was opened";
+    }
+    return primary.isClosed() ? "the primary connection was closed" : null;
   }
 
   /** Whether the physical primary connection is in autocommit mode. */
@@ -129,14 +139,25 @@ final class PrimaryLink {
     }
   }
 
+  /** How long {@link #connect} looks for the writable server. */
+  enum Patience {
+    /** A new logical connection: one round of discovery, waited for no longer than the caller's login timeout. */
+    LOGIN,
+    /** A read, which never waits for a failover on the primary (it waits on the replicas): one round. */
+    ONE_ROUND,
+    /** A running connection's statement that must run on the primary: up to {@code ryow.failoverTimeout}. */
+    FAILOVER
+  }
+
   /**
    * Replaces the physical connection (reconnect, or failover to the writable server) and replays the
    * recorded session state on the new one; {@code pinned}: session state that lived only on the old
-   * one (temporary tables, locks) is lost, logged.
+   * one (temporary tables, locks) is lost, logged. When no writable server is found (within
+   * {@code patience}), the old connection stays, to be replaced before the next statement.
    */
-  void replace(String why, boolean pinned) throws SQLException {
+  void replace(String why, boolean pinned, Patience patience) throws SQLException {
     PhysicalConnection old = primary;
-    PhysicalConnection fresh = connect(false);
+    PhysicalConnection fresh = connect(patience);
     old.close();
     if (pinned) {
       LOG.warn("[{}] session state pinned to the old primary connection (temporary tables, locks...) is lost: {}",
@@ -155,47 +176,66 @@ final class PrimaryLink {
 
   /**
    * Opens a connection to the cluster's primary; when it is unreachable or read-only, looks for the
-   * writable server among the URL's hosts and connects there. A running connection ({@code atLogin}
-   * false) looks for up to {@code ryow.failoverTimeout}: the application keeps its connection through a
-   * failover. A login looks once (one round over the hosts) and fails at once if no host is writable;
-   * waiting for another thread's search is bounded by the caller's {@code DriverManager.setLoginTimeout}
-   * or {@code connectTimeout} (the smaller), so {@code connect()} stays within what the caller set.
+   * writable server among the URL's hosts ({@link Cluster#discoverPrimary}: rounds shared by the
+   * cluster's threads, at most one per poll interval) and connects there. {@link Patience#FAILOVER} goes
+   * on until {@code ryow.failoverTimeout} (the application keeps its connection through a failover, even
+   * when the server found writable fails again before this connection reaches it); a login or a read
+   * takes the verdict of one round, and a login waits for it no longer than the caller's
+   * {@code DriverManager.setLoginTimeout} or {@code connectTimeout} (the smaller), so {@code connect()}
+   * stays within what the caller set.
    */
-  private PhysicalConnection connect(boolean atLogin) throws SQLException {
-    long epochThen = cluster.primaryEpoch();
-    ReplicaEndpoint target = cluster.primaryEndpoint();
-    long failedAt = System.nanoTime();
-    String trouble;
-    try {
-      PhysicalConnection p = connector.openPrimary(config, target.host(), ownGtids);
-      if (!p.identity().readOnly()) {
-        epoch = epochThen;
+  private PhysicalConnection connect(Patience patience) throws SQLException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(cluster.failoverTimeoutMillis());
+    while (true) {
+      PrimaryState state = cluster.primary();
+      ReplicaEndpoint target = state.endpoint();
+      long startedAt = System.nanoTime();
+      String trouble;
+      try {
+        PhysicalConnection p = connector.openPrimary(config, target.host(), ownGtids);
+        if (!p.identity().readOnly()) {
+          epoch = state.epoch();
+          outages = state.outages();
+          cluster.primaryReachable(target);
+          cluster.loggedIn(config);
+          cluster.primaryIdentified(p.identity().serverUuid());
+          return p;
+        }
+        p.close();
+        trouble = "the primary " + target + " is read-only";
+      } catch (SQLException e) {
+        if (!Sql.isUnreachable(e)) {
+          throw e;
+        }
+        trouble = "the primary " + target + " is unreachable: " + e.getMessage();
+      }
+      switch (patience) {
+        case LOGIN -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
+        case ONE_ROUND -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, cluster.failoverTimeoutMillis());
+        case FAILOVER -> {
+          long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+          if (left <= 0) {
+            throw cluster.noWritablePrimary(trouble);
+          }
+          cluster.discoverPrimary(state.epoch(), startedAt, left, trouble);
+        }
+      }
+      if (patience != Patience.FAILOVER) {
+        // The round found a writable server: connect there, once.
+        PrimaryState found = cluster.primary();
+        PhysicalConnection p = connector.openPrimary(config, found.endpoint().host(), ownGtids);
+        if (p.identity().readOnly()) {
+          p.close();
+          throw new SQLTransientConnectionException(
+              "The primary " + found.endpoint() + " turned read-only while connecting (" + trouble + "): retry.", "08001");
+        }
+        epoch = found.epoch();
+        outages = found.outages();
         cluster.loggedIn(config);
         cluster.primaryIdentified(p.identity().serverUuid());
         return p;
       }
-      p.close();
-      trouble = "the primary " + target + " is read-only";
-    } catch (SQLException e) {
-      if (!Sql.isUnreachable(e)) {
-        throw e;
-      }
-      trouble = "the primary " + target + " is unreachable: " + e.getMessage();
     }
-    ReplicaEndpoint found = atLogin
-        ? cluster.discoverPrimary(epochThen, failedAt, 0, trouble, loginBudgetMillis())
-        : cluster.discoverPrimary(epochThen, failedAt, cluster.failoverTimeoutMillis(), trouble);
-    long epochNow = cluster.primaryEpoch();
-    PhysicalConnection p = connector.openPrimary(config, found.host(), ownGtids);
-    if (p.identity().readOnly()) {
-      p.close();
-      throw new SQLTransientConnectionException(
-          "The primary " + found + " turned read-only while connecting (" + trouble + "): retry.", "08001");
-    }
-    epoch = epochNow;
-    cluster.loggedIn(config);
-    cluster.primaryIdentified(p.identity().serverUuid());
-    return p;
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.ryow.jdbc.route.ReadWatermark;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.Watermark;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.PhysicalConnection.ExecutedSplit;
 import dev.ryow.jdbc.server.ServerPosition;
 import dev.ryow.jdbc.server.Sql;
 import java.sql.SQLDataException;
@@ -49,6 +50,14 @@ public final class ReadConsistency {
 
     /** The primary epoch it belongs to. */
     long epoch();
+
+    /**
+     * The server the connection reaches turned out read-only ({@code why}): looks for the writable server
+     * (one round of discovery), so that the next {@link #ensure} connects there.
+     *
+     * @throws SQLException 08001 when no writable server was found
+     */
+    void rediscover(String why) throws SQLException;
   }
 
   private final Cluster cluster;
@@ -270,13 +279,31 @@ public final class ReadConsistency {
 
   private void forgetLostReads(ReadWatermark w, ReadBound b) throws SQLException {
     plans.unstable();
-    GtidSet[] split = primary.connection().splitByExecuted(b.full());
-    if (!split[0].isEmpty() && w.forget(b, split[1])) {
+    ExecutedSplit split = askPrimary(b.full());
+    if (split != null && !split.missing().isEmpty() && w.forget(b, split.kept())) {
       cluster.metrics().lostGtidsForgotten();
       LOG.warn("[{}] the primary {} has not executed {} of what earlier reads saw (an errant transaction on a"
           + " replica, lost with an old primary, or a token from elsewhere); forgetting them", cluster.name(),
-          primary.connection().host(), split[0]);
+          primary.connection().host(), split.missing());
     }
+  }
+
+  /**
+   * Asks the primary which part of {@code set} it has executed ({@code GTID_SUBSET}). A server that lacks
+   * part of it and is read-only is not the writable primary any more (a switchover this cluster has not
+   * seen yet, or a demoted primary the connection still reaches): its answer says nothing of what the
+   * primary has, so the writable server is looked for (one round of discovery) and asked instead. Null when
+   * no writable server answers: nothing may then be taken as lost or forged.
+   */
+  private @Nullable ExecutedSplit askPrimary(GtidSet set) throws SQLException {
+    PhysicalConnection p = primary.current() ? primary.connection() : primary.ensure();
+    ExecutedSplit split = p.splitByExecuted(set);
+    if (split.missing().isEmpty() || !split.readOnly()) {
+      return split;
+    }
+    primary.rediscover("the primary " + p.host() + " is read-only");
+    split = primary.ensure().splitByExecuted(set);
+    return split.missing().isEmpty() || !split.readOnly() ? split : null;
   }
 
   /** A read the router sent to the replicas ran on {@code on}: it joins the read watermarks. */
@@ -335,9 +362,16 @@ public final class ReadConsistency {
       return true;
     }
     plans.unstable();
+    if (!primary.current() && cluster.primaryLost()) {
+      return true; // the primary is away: the read waits as usual (and longer on the replicas while it is lost)
+    }
     cluster.metrics().gtidSubsetCheck();
     try {
-      if (primary.ensure().splitByExecuted(required)[0].isEmpty()) {
+      ExecutedSplit split = askPrimary(required);
+      if (split == null) {
+        return true; // no writable server answered: the read waits as usual
+      }
+      if (split.missing().isEmpty()) {
         cluster.primaryHas(required);
         verifiedReads(required, scopes);
         return true;
@@ -443,12 +477,12 @@ public final class ReadConsistency {
 
   private void forgetLost(GtidSet wm) throws SQLException {
     plans.unstable();
-    GtidSet[] split = primary.connection().splitByExecuted(wm);
-    if (!split[0].isEmpty() && watermark.forget(wm, split[1])) {
+    ExecutedSplit split = askPrimary(wm);
+    if (split != null && !split.missing().isEmpty() && watermark.forget(wm, split.kept())) {
       cluster.metrics().lostGtidsForgotten();
       LOG.warn("[{}] the primary {} has not executed {} of this connection's watermark (lost with an old primary, or"
           + " a token from elsewhere); forgetting them so that reads do not wait for GTIDs no server has",
-          cluster.name(), primary.connection().host(), split[0]);
+          cluster.name(), primary.connection().host(), split.missing());
     }
   }
 

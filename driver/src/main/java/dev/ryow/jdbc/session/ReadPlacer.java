@@ -49,6 +49,7 @@ final class ReadPlacer {
         return r;
       }
     }
+    replicas.notAwaiting();
     ReadRequirement req = consistency.prepareRead(mode, scope);
     if (req == null) {
       consistency.ranElsewhere();

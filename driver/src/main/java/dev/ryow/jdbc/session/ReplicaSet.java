@@ -50,6 +50,8 @@ final class ReplicaSet {
   private @Nullable Slot transactionSlot;
   private ReadPlacement placement = ReadPlacement.REPLICA_NO_WAIT;
   private long lastWaitNanos;
+  /** The last admission found no replica for the read and the primary lost ({@link FallbackPolicy.Decision#AWAIT_REPLICA}). */
+  private boolean awaitingReplica;
   /**
    * A wait {@link #admit} left to the statement, which sends it with the read in one round trip: the
    * slot (holding a waiter permit until {@link #deferredWaitReached} or {@link #deferredWaitFailed}), the
@@ -99,6 +101,19 @@ final class ReplicaSet {
     return lastWaitNanos;
   }
 
+  /**
+   * Whether the last admission found no replica that could serve the read now while the primary is lost:
+   * the read waits on the replicas longer instead of falling back ({@link FallbackPolicy.Decision#AWAIT_REPLICA}).
+   */
+  boolean awaitingReplica() {
+    return awaitingReplica;
+  }
+
+  /** The next read is placed afresh (one that needs the primary, whatever the replicas have). */
+  void notAwaiting() {
+    awaitingReplica = false;
+  }
+
   /** How the last admitted read was placed. */
   ReadPlacement placement() {
     return placement;
@@ -129,6 +144,7 @@ final class ReplicaSet {
       boolean deferWait)
       throws SQLException {
     lastWaitNanos = 0;
+    awaitingReplica = false;
     abandonDeferredWait();
     Slot pinned = transactionSlot;
     if (pinned != null) {
@@ -284,6 +300,7 @@ final class ReplicaSet {
    */
   @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
     Slot slot = java.util.Objects.requireNonNull(deferredSlot); // called only while a deferred wait is pending
+    awaitingReplica = false;
     endDeferredWait(slot);
     unpin(slot);
     metrics.waitTimedOut();
@@ -332,10 +349,15 @@ final class ReplicaSet {
     }
     FallbackPolicy.Decision decision;
     try {
-      decision = cluster.fallback().decide(blamed, reason, staleCandidate != null, metrics);
+      decision = cluster.fallback().decide(blamed, reason, staleCandidate != null, cluster.primaryLost(), metrics);
     } catch (SQLTransientException rejected) {
       metrics.fallbackRejected();
       throw rejected;
+    }
+    if (decision == FallbackPolicy.Decision.AWAIT_REPLICA) {
+      awaitingReplica = true;
+      placement = ReadPlacement.PRIMARY_FALLBACK;
+      return null;
     }
     if (decision == FallbackPolicy.Decision.STALE_REPLICA && staleCandidate != null) {
       PhysicalConnection c = open(staleCandidate);

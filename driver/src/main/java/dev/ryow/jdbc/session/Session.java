@@ -120,7 +120,7 @@ public final class Session {
 
     @Override
     public PhysicalConnection ensure() throws SQLException {
-      ensurePrimary();
+      ensurePrimary(PrimaryLink.Patience.ONE_ROUND);
       return link.connection();
     }
 
@@ -132,6 +132,11 @@ public final class Session {
     @Override
     public long epoch() {
       return link.epoch();
+    }
+
+    @Override
+    public void rediscover(String why) throws SQLException {
+      cluster.discoverPrimaryOnce(link.epoch(), System.nanoTime(), why, cluster.failoverTimeoutMillis());
     }
   }
 
@@ -199,7 +204,7 @@ public final class Session {
     if (r == null) {
       // Only statements that use the primary wait for a reconnect or a failover: replica reads go on
       // while the primary is away.
-      PhysicalConnection primary = onPrimary(x, false);
+      PhysicalConnection primary = readOnPrimary(x, false);
       if (opensTransaction) {
         transactions.readsOn(primary);
       }
@@ -219,9 +224,89 @@ public final class Session {
 
   /** {@code x} runs on the primary connection, replaced first if it broke, with the application's flags synced. */
   private PhysicalConnection onPrimary(Execution x, boolean retry) throws SQLException {
-    ensurePrimary();
+    ensurePrimary(PrimaryLink.Patience.FAILOVER);
     transactions.syncPrimary();
     return x.runOn(link.connection(), retry);
+  }
+
+  /**
+   * A read the router sent to the replicas goes to the primary (the fallback, or GTIDs only the primary
+   * can vouch for). A read never waits for a failover there: the primary connection is replaced after one
+   * round of discovery at most; while the primary is lost (that round, or the fallback policy, found no
+   * writable server), the read waits on the replicas instead, for a replica that received the writes will
+   * apply them: it runs on the first replica known to have what it must see, or on the primary as soon
+   * as it answers again. The wait ends at {@code ryow.failoverTimeout} (or the query timeout, if sooner)
+   * with a retryable error. Paced: each attempt waits on a replica ({@code ryow.waitTimeout}) or, when
+   * none can be waited on, sleeps a poll interval (the poller learns what the replicas applied).
+   * Statements in a transaction or on a pinned session go through {@link #onPrimary}.
+   */
+  private PhysicalConnection readOnPrimary(Execution x, boolean retry) throws SQLException {
+    TransactionState tx = transactions.state();
+    if (!x.replicaRoute || x.kind() != StatementKind.READ || transactions.inTransaction() || tx.pinned()) {
+      return onPrimary(x, retry);
+    }
+    boolean again = retry;
+    boolean tryPrimary = !replicas.awaitingReplica();
+    long deadline = 0;
+    long since = System.nanoTime();
+    while (true) {
+      if (tryPrimary) {
+        try {
+          ensurePrimary(PrimaryLink.Patience.ONE_ROUND);
+          transactions.syncPrimary();
+          return x.runOn(link.connection(), again);
+        } catch (SQLException e) {
+          if (!Sql.isUnreachable(e)) {
+            throw e;
+          }
+        }
+      }
+      long now = System.nanoTime();
+      if (deadline == 0) {
+        deadline = awaitDeadline(x, now);
+      } else if (now - deadline >= 0) {
+        throw awaitTimedOut(x, since);
+      }
+      checkOpen();
+      PhysicalConnection r = reads.replicaFor(x, null, false);
+      if (r != null) {
+        return x.runOn(r, true);
+      }
+      again = true;
+      tryPrimary = !replicas.awaitingReplica();
+      if (!tryPrimary && replicas.lastWaitNanos() == 0) {
+        pause(Math.min(cluster.pollIntervalMillis(), Math.max(1, (deadline - now) / 1_000_000)));
+      }
+    }
+  }
+
+  /** When a read that waits on the replicas for a lost primary gives up: {@code ryow.failoverTimeout}, or its query timeout. */
+  private long awaitDeadline(Execution x, long now) {
+    long d = now + cluster.failoverTimeoutMillis() * 1_000_000L;
+    long q = x.deadlineNanos();
+    return q != 0 && q - d < 0 ? q : d;
+  }
+
+  private SQLException awaitTimedOut(Execution x, long sinceNanos) {
+    if (x.deadlineNanos() != 0 && System.nanoTime() - x.deadlineNanos() >= 0) {
+      return dev.ryow.jdbc.server.StatementTimeouts.timedOut();
+    }
+    long waited = (System.nanoTime() - sinceNanos) / 1_000_000;
+    return new java.sql.SQLTransientException("[" + cluster.name() + "] the primary " + cluster.primaryEndpoint()
+        + " is unreachable (no writable server found), and no replica had what this read must see (this connection's"
+        + " writes, and with the default consistency every write of this JVM) within " + waited + " ms ("
+        + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + cluster.failoverTimeoutMillis() + " ms): retry the"
+        + " read; a replica that received the writes applies them, and the primary's return or a failover makes them"
+        + " readable.", "HYT00");
+  }
+
+  private void pause(long millis) throws SQLException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.sql.SQLTransientException("Interrupted while waiting for a replica", "HYT00", e);
+    }
   }
 
   /**
@@ -258,7 +343,7 @@ public final class Session {
     Failure failure = Failure.of(e);
     TransactionState tx = transactions.state();
     RetryRule.Retry retry = RetryRule.decide(x.kind(), onReplica ? Target.REPLICA : Target.PRIMARY, failure,
-        transactions.inTransaction(), tx.pinned());
+        transactions.inTransaction(), tx.pinned(), x.replicaRoute);
     if (onReplica && failure == Failure.CALLER_TIMEOUT) {
       // The caller's own network timeout, not the replica's failure: as with Connector/J, the
       // statement fails; the server stays in rotation for everyone else.
@@ -273,7 +358,7 @@ public final class Session {
             e.getMessage());
         cluster.metrics().readRetried();
         PhysicalConnection r = reads.replicaFor(x, failed, false);
-        return r != null ? x.runOn(r, true) : onPrimary(x, true);
+        return r != null ? x.runOn(r, true) : readOnPrimary(x, true);
       }
       case ON_PRIMARY_AS_WRITE -> {
         hiddenWrite(on, e, x.sql());
@@ -282,23 +367,47 @@ public final class Session {
       }
       case NEW_PRIMARY -> {
         replacePrimary(failure == Failure.READ_ONLY_REFUSAL ? "the primary refused a write (read-only)"
-            : "the primary connection failed: " + e.getMessage());
+            : "the primary connection failed: " + e.getMessage(), PrimaryLink.Patience.FAILOVER);
         cluster.metrics().readRetried();
         transactions.syncPrimary();
         return x.runOn(link.connection(), true);
       }
+      case REPLICA_OR_PRIMARY -> {
+        LOG.debug("[{}] primary connection {} failed under a read that fell back to it; the read is placed again: {}",
+            cluster.name(), link.connection(), e.getMessage());
+        cluster.metrics().readRetried();
+        PhysicalConnection r = reads.replicaFor(x, null, false);
+        return r != null ? x.runOn(r, true) : readOnPrimary(x, true);
+      }
       case THROW -> {
         if (!onReplica && RetryRule.breaksPrimaryLink(failure)) {
+          String why = transactions.inTransaction() ? "inside a transaction"
+              : tx.pinned() ? "session state pinned to it" : "a write may have committed";
           LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), link.connection(),
-              failure == Failure.READ_ONLY_REFUSAL ? "refused the statement (read-only)" : "failed",
-              transactions.inTransaction() ? "inside a transaction"
-                  : tx.pinned() ? "session state pinned to it" : "a write may have committed",
+              failure == Failure.READ_ONLY_REFUSAL ? "refused the statement (read-only)" : "failed", why,
               e.getMessage());
+          if (failure == Failure.CONNECTION_LOST) {
+            throw lostUnder(e, why);
+          }
         }
         throw e;
       }
       default -> throw e;
     }
+  }
+
+  /**
+   * What a statement whose primary connection failed under it throws: an 08S01 that says what happened
+   * to it ({@code why} it did not run again) and what the connection does next, with the driver's
+   * exception as its cause.
+   */
+  private SQLException lostUnder(SQLException e, String why) {
+    String next = transactions.inTransaction()
+        ? "the transaction is lost with the connection (the server rolls it back): roll back, then run it again"
+        : "the connection's next statement reconnects to the primary by itself";
+    return new java.sql.SQLTransientConnectionException("[" + cluster.name() + "] the connection to the primary "
+        + link.connection().host() + " was lost while this statement ran; it was not run again (" + why + "); "
+        + next + ". Cause: " + e.getMessage(), "08S01", e);
   }
 
   /**
@@ -327,7 +436,7 @@ public final class Session {
       }
       r = reads.replicaFor(x, null, false);
     }
-    PhysicalConnection next = r != null ? x.runOn(r, true) : onPrimary(x, true);
+    PhysicalConnection next = r != null ? x.runOn(r, true) : readOnPrimary(x, true);
     if (!tx.autoCommit()) {
       transactions.readsOn(next); // the transaction's reads follow its first one, wherever the fallback placed it
     }
@@ -407,20 +516,40 @@ public final class Session {
 
   // ---------------------------------------------------------------- the primary connection: reconnect, failover
 
-  /** Before a statement: a broken primary connection, or one to a server that is no longer the primary, is replaced. */
-  private void ensurePrimary() throws SQLException {
+  /**
+   * Before a statement: a broken primary connection, one to a server that is no longer the primary, or
+   * one opened before the primary's last outage is replaced, looking for the writable server as long as
+   * {@code patience} allows. Never inside a transaction that ran statements on it.
+   */
+  private void ensurePrimary(PrimaryLink.Patience patience) throws SQLException {
     if (transactions.state().holdsPrimary()) {
       return;
     }
     String why = link.stale();
     if (why != null) {
-      replacePrimary(why);
+      replacePrimary(why, patience);
     }
   }
 
-  private void replacePrimary(String why) throws SQLException {
-    link.replace(why, transactions.state().pinned());
+  private void replacePrimary(String why, PrimaryLink.Patience patience) throws SQLException {
+    link.replace(why, transactions.state().pinned(), patience);
     consistency.primaryReplaced();
+  }
+
+  /**
+   * The primary's physical connection for a call of the JDBC face that only the primary answers
+   * (preparing a statement that runs there, metadata, batches, the pass-throughs): replaced first when it
+   * broke or the primary moved (up to {@code ryow.failoverTimeout}), outside a transaction that holds it.
+   */
+  public PhysicalConnection primaryForCall() throws SQLException {
+    checkOpen();
+    ensurePrimary(PrimaryLink.Patience.FAILOVER);
+    return link.connection();
+  }
+
+  /** Whether the primary's physical connection can take a call now without being replaced first. */
+  public boolean primaryCurrent() {
+    return link.current();
   }
 
   /**

@@ -115,7 +115,17 @@ public final class Transactions {
     }
     try {
       if (!link.autoCommitOnServer()) {
-        finish(link.connection().jdbc(), commit);
+        if (link.connection().isClosed()) {
+          // The connection broke inside the transaction: the server rolled it back. A rollback is done; a
+          // commit cannot be (the statement that failed already said so); the next statement reconnects.
+          if (commit) {
+            throw new java.sql.SQLTransactionRollbackException("Not committed: the connection to the primary "
+                + link.connection().host() + " was lost inside this transaction, and the server rolled it back."
+                + " Run the transaction again; the connection's next statement reconnects by itself.", "40000");
+          }
+        } else {
+          finish(link.connection().jdbc(), commit);
+        }
       }
       replicas.commitOrRollback(commit);
     } finally {

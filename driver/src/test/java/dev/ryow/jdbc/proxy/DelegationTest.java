@@ -59,7 +59,8 @@ class DelegationTest {
    * primary's); every other one is the generated pass-through of {@link DelegatingConnection}.
    */
   private static final Set<String> HAND_WRITTEN_CONNECTION = Set.of(
-      "abort", "clearWarnings", "close", "commit", "createStatement", "getAutoCommit", "getMetaData", "isClosed",
+      "abort", "clearWarnings", "close", "commit", "createStatement", "getAutoCommit", "getHoldability", "getMetaData",
+      "isClosed",
       "isReadOnly", "isValid", "prepareCall", "prepareStatement", "releaseSavepoint", "rollback", "setAutoCommit",
       "setCatalog", "setClientInfo", "setHoldability", "setNetworkTimeout", "setReadOnly", "setSavepoint", "setSchema",
       "setTransactionIsolation");

@@ -38,7 +38,7 @@ class FallbackPolicyTest {
   void byDefaultEveryReadThatNoReplicaCouldServeGoesToThePrimary() throws Exception {
     FallbackPolicy p = new FallbackPolicy(RyowConfig.from("jdbc:ryow:mysql://p:3306,r1:3307/db", new Properties()));
     for (int i = 0; i < 100_000; i++) {
-      assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
+      assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.PRIMARY);
     }
     assertThat(metrics.snapshot().fallbacksThrottled()).isZero();
   }
@@ -46,9 +46,9 @@ class FallbackPolicyTest {
   @Test
   void primaryModeFallsBackWithinTheBudgetThenFailsNamingWhatToTune() throws Exception {
     FallbackPolicy p = policy("ryow.fallbackRate=1", "ryow.fallbackBurst=2");
-    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
-    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
-    assertThatThrownBy(() -> p.decide(replica, Reason.TIMED_OUT, true, metrics))
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.PRIMARY);
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.PRIMARY);
+    assertThatThrownBy(() -> p.decide(replica, Reason.TIMED_OUT, true, false, metrics))
         .isInstanceOf(SQLTransientException.class)
         .hasMessageContaining("r1:3307")
         .hasMessageContaining("ryow.waitTimeout=80 ms")
@@ -56,15 +56,15 @@ class FallbackPolicyTest {
         .hasMessageContaining("ryow.fallbackDegrade=stale");
     assertThat(metrics.snapshot().fallbacksThrottled()).isEqualTo(1);
     now.addAndGet(1_000_000_000L);
-    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.PRIMARY);
   }
 
   @Test
   void primaryModeDegradesToStaleWhenConfigured() throws Exception {
     FallbackPolicy p = policy("ryow.fallbackRate=1", "ryow.fallbackBurst=1", "ryow.fallbackDegrade=stale");
-    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.PRIMARY);
-    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.STALE_REPLICA);
-    assertThatThrownBy(() -> p.decide(null, Reason.NO_REPLICA, false, metrics))
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.PRIMARY);
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.STALE_REPLICA);
+    assertThatThrownBy(() -> p.decide(null, Reason.NO_REPLICA, false, false, metrics))
         .isInstanceOf(SQLTransientException.class)
         .hasMessageContaining("no replica is reachable");
   }
@@ -72,7 +72,7 @@ class FallbackPolicyTest {
   @Test
   void errorModeNeverFallsBack() throws Exception {
     FallbackPolicy p = policy("ryow.fallback=error", "ryow.maxWaitersPerReplica=4");
-    assertThatThrownBy(() -> p.decide(replica, Reason.CAPPED, true, metrics))
+    assertThatThrownBy(() -> p.decide(replica, Reason.CAPPED, true, false, metrics))
         .isInstanceOf(SQLTransientException.class)
         .hasMessageContaining("ryow.maxWaitersPerReplica=4")
         .hasMessageContaining("ryow.fallback=error");
@@ -81,9 +81,28 @@ class FallbackPolicyTest {
   @Test
   void staleModeNeverFallsBack() throws Exception {
     FallbackPolicy p = policy("ryow.fallback=stale");
-    assertThat(p.decide(replica, Reason.TIMED_OUT, true, metrics)).isEqualTo(Decision.STALE_REPLICA);
-    assertThatThrownBy(() -> p.decide(replica, Reason.NO_REPLICA, false, metrics))
+    assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.STALE_REPLICA);
+    assertThatThrownBy(() -> p.decide(replica, Reason.NO_REPLICA, false, false, metrics))
         .isInstanceOf(SQLTransientException.class)
         .hasMessageContaining("ryow.fallback=stale");
+  }
+
+  /** While the primary is lost, primary mode waits on the replicas instead; error and stale decide as always. */
+  @Test
+  void aLostPrimaryTakesNoFallbackTheReadWaitsOnTheReplicas() throws Exception {
+    FallbackPolicy byDefault = policy();
+    FallbackPolicy capped = policy("ryow.fallbackRate=1", "ryow.fallbackBurst=1");
+    for (Reason reason : Reason.values()) {
+      for (boolean staleAvailable : new boolean[] {false, true}) {
+        assertThat(byDefault.decide(replica, reason, staleAvailable, true, metrics)).isEqualTo(Decision.AWAIT_REPLICA);
+        assertThat(capped.decide(replica, reason, staleAvailable, true, metrics)).isEqualTo(Decision.AWAIT_REPLICA);
+      }
+    }
+    assertThat(capped.decide(replica, Reason.TIMED_OUT, true, false, metrics))
+        .as("no fallback token was taken while the primary was lost").isEqualTo(Decision.PRIMARY);
+    assertThat(policy("ryow.fallback=stale").decide(replica, Reason.TIMED_OUT, true, true, metrics))
+        .isEqualTo(Decision.STALE_REPLICA);
+    assertThatThrownBy(() -> policy("ryow.fallback=error").decide(replica, Reason.TIMED_OUT, true, true, metrics))
+        .isInstanceOf(SQLTransientException.class);
   }
 }

@@ -20,19 +20,23 @@ import org.junit.jupiter.api.Test;
  * rule with the table over all combinations, so changing, adding or removing a row of either fails it.
  */
 class RetryRuleTest {
-  /** ran on | kind (OTHER: every kind but READ and PRIMARY_READ) | failure | in transaction | pinned | retry. */
+  /**
+   * ran on | kind (OTHER: every kind but READ and PRIMARY_READ) | failure | in transaction | pinned |
+   * replica route (the router sent it to the replicas; any: either) | retry.
+   */
   private static final String TABLE = """
-      REPLICA | READ         | READ_ONLY_REFUSAL | no | no  | ON_PRIMARY_AS_WRITE
-      REPLICA | READ         | READ_ONLY_REFUSAL | no | yes | ON_PRIMARY_AS_WRITE
-      REPLICA | READ         | CONNECTION_LOST   | no | no  | ELSEWHERE
-      REPLICA | READ         | CONNECTION_LOST   | no | yes | ELSEWHERE
-      PRIMARY | READ         | READ_ONLY_REFUSAL | no | no  | NEW_PRIMARY
-      PRIMARY | READ         | CONNECTION_LOST   | no | no  | NEW_PRIMARY
-      PRIMARY | READ         | CALLER_TIMEOUT    | no | no  | NEW_PRIMARY
-      PRIMARY | PRIMARY_READ | READ_ONLY_REFUSAL | no | no  | NEW_PRIMARY
-      PRIMARY | PRIMARY_READ | CONNECTION_LOST   | no | no  | NEW_PRIMARY
-      PRIMARY | PRIMARY_READ | CALLER_TIMEOUT    | no | no  | NEW_PRIMARY
-      PRIMARY | OTHER        | READ_ONLY_REFUSAL | no | no  | NEW_PRIMARY
+      REPLICA | READ         | READ_ONLY_REFUSAL | no | no  | any | ON_PRIMARY_AS_WRITE
+      REPLICA | READ         | READ_ONLY_REFUSAL | no | yes | any | ON_PRIMARY_AS_WRITE
+      REPLICA | READ         | CONNECTION_LOST   | no | no  | any | ELSEWHERE
+      REPLICA | READ         | CONNECTION_LOST   | no | yes | any | ELSEWHERE
+      PRIMARY | READ         | READ_ONLY_REFUSAL | no | no  | any | NEW_PRIMARY
+      PRIMARY | READ         | CONNECTION_LOST   | no | no  | no  | NEW_PRIMARY
+      PRIMARY | READ         | CONNECTION_LOST   | no | no  | yes | REPLICA_OR_PRIMARY
+      PRIMARY | READ         | CALLER_TIMEOUT    | no | no  | any | NEW_PRIMARY
+      PRIMARY | PRIMARY_READ | READ_ONLY_REFUSAL | no | no  | any | NEW_PRIMARY
+      PRIMARY | PRIMARY_READ | CONNECTION_LOST   | no | no  | any | NEW_PRIMARY
+      PRIMARY | PRIMARY_READ | CALLER_TIMEOUT    | no | no  | any | NEW_PRIMARY
+      PRIMARY | OTHER        | READ_ONLY_REFUSAL | no | no  | any | NEW_PRIMARY
       """;
 
   @Test
@@ -41,8 +45,10 @@ class RetryRuleTest {
     TABLE.lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(line -> {
       String[] c = line.split("\\s*\\|\\s*");
       for (StatementKind kind : kinds(c[1])) {
-        expected.put(key(Target.valueOf(c[0]), kind, Failure.valueOf(c[2]), c[3].equals("yes"), c[4].equals("yes")),
-            Retry.valueOf(c[5]));
+        for (boolean route : routes(c[5])) {
+          expected.put(key(Target.valueOf(c[0]), kind, Failure.valueOf(c[2]), c[3].equals("yes"), c[4].equals("yes"),
+              route), Retry.valueOf(c[6]));
+        }
       }
     });
     Map<String, Retry> actual = new TreeMap<>();
@@ -52,9 +58,11 @@ class RetryRuleTest {
         for (Failure failure : Failure.values()) {
           for (boolean inTransaction : new boolean[] {false, true}) {
             for (boolean pinned : new boolean[] {false, true}) {
-              String key = key(on, kind, failure, inTransaction, pinned);
-              actual.put(key, RetryRule.decide(kind, on, failure, inTransaction, pinned));
-              tableOrThrow.put(key, expected.getOrDefault(key, Retry.THROW));
+              for (boolean route : new boolean[] {false, true}) {
+                String key = key(on, kind, failure, inTransaction, pinned, route);
+                actual.put(key, RetryRule.decide(kind, on, failure, inTransaction, pinned, route));
+                tableOrThrow.put(key, expected.getOrDefault(key, Retry.THROW));
+              }
             }
           }
         }
@@ -69,7 +77,9 @@ class RetryRuleTest {
     for (Target on : Target.values()) {
       for (StatementKind kind : StatementKind.values()) {
         for (Failure failure : Failure.values()) {
-          assertThat(RetryRule.decide(kind, on, failure, true, false)).isEqualTo(Retry.THROW);
+          for (boolean route : new boolean[] {false, true}) {
+            assertThat(RetryRule.decide(kind, on, failure, true, false, route)).isEqualTo(Retry.THROW);
+          }
         }
       }
     }
@@ -78,7 +88,10 @@ class RetryRuleTest {
   @Test
   void aWriteWhoseConnectionFailedMayHaveCommittedAndNeverRunsAgain() {
     for (Failure failure : new Failure[] {Failure.CONNECTION_LOST, Failure.CALLER_TIMEOUT}) {
-      assertThat(RetryRule.decide(StatementKind.WRITE, Target.PRIMARY, failure, false, false)).isEqualTo(Retry.THROW);
+      for (boolean route : new boolean[] {false, true}) {
+        assertThat(RetryRule.decide(StatementKind.WRITE, Target.PRIMARY, failure, false, false, route))
+            .isEqualTo(Retry.THROW);
+      }
     }
   }
 
@@ -103,8 +116,18 @@ class RetryRuleTest {
     return other;
   }
 
-  private static String key(Target on, StatementKind kind, Failure failure, boolean inTransaction, boolean pinned) {
-    return Stream.of(on, kind, failure, inTransaction ? "in-tx" : "no-tx", pinned ? "pinned" : "-")
+  private static boolean[] routes(String route) {
+    return switch (route) {
+      case "any" -> new boolean[] {false, true};
+      case "yes" -> new boolean[] {true};
+      default -> new boolean[] {false};
+    };
+  }
+
+  private static String key(
+      Target on, StatementKind kind, Failure failure, boolean inTransaction, boolean pinned, boolean replicaRoute) {
+    return Stream.of(on, kind, failure, inTransaction ? "in-tx" : "no-tx", pinned ? "pinned" : "-",
+            replicaRoute ? "replica-route" : "primary-route")
         .map(String::valueOf).reduce((a, b) -> a + " " + b).orElseThrow();
   }
 }

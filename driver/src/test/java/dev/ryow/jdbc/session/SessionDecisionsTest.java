@@ -239,6 +239,114 @@ class SessionDecisionsTest {
     assertThat(w.connection().unwrap(RyowConnection.class).lastServerAddress()).isEqualTo(R2);
   }
 
+  /**
+   * A held connection whose write broke when the primary died prepares its next write as applications
+   * do (a new {@code PreparedStatement}) after the primary restarted: the statement runs there, on the
+   * same logical connection, instead of every later call failing on the dead physical connection.
+   */
+  @Test
+  void afterThePrimaryRestartsTheSameConnectionPreparesAndRunsItsNextWriteThere() throws SQLException {
+    World w = world("", P, R1);
+    WRITE_FIRST.run(w);
+    w.p().down = true;
+    SQLException lost = null;
+    try (java.sql.PreparedStatement ps = w.connection().prepareStatement("UPDATE t SET c = ? WHERE id = 40")) {
+      ps.setInt(1, 1);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      lost = e;
+    }
+    assertThat((Throwable) lost).as("the write that ran when the primary died").isNotNull();
+    assertThat(lost.getSQLState()).isEqualTo("08S01");
+    assertThat(lost.getMessage()).contains("was not run again").contains("reconnects");
+    w.p().restart();
+    for (int i = 0; i < 3; i++) {
+      try (java.sql.PreparedStatement ps = w.connection().prepareStatement("UPDATE t SET c = ? WHERE id = 41")) {
+        ps.setInt(1, i);
+        ps.executeUpdate();
+      }
+    }
+    assertThat(count(w.p(), "UPDATE t SET c = ? WHERE id = 41")).isEqualTo(3);
+    assertThat(count(w.p(), "UPDATE t SET c = ? WHERE id = 40")).isZero();
+  }
+
+  /**
+   * While the primary is down, a read whose replica has not applied the write yet waits on the replica
+   * (it does not fall back to the dead primary) and runs there once the replica catches up. The round of
+   * discovery that found the primary lost also makes every connection opened before the outage reconnect
+   * before its next statement: an idle connection's write after the restart does not fail on its dead
+   * physical connection.
+   */
+  @Test
+  void whileThePrimaryIsDownAReadWaitsOnTheReplicaAndIdleConnectionsReconnectAfterTheRestart() throws Exception {
+    World w = world("ryow.failoverTimeout=20000", P, R1);
+    Connection idle = LogicalConnection.open(w.cluster(), RyowConfig.from("jdbc:ryow:mysql://" + P + "," + R1
+        + "/app?" + BASE + "&ryow.failoverTimeout=20000", new Properties()), new ConnectorJ(w.servers()));
+    opened.add(idle);
+    w.r1().lag();
+    WRITE_FIRST.run(w);
+    w.p().down = true;
+    Thread later = new Thread(() -> {
+      try {
+        Thread.sleep(400);
+      } catch (InterruptedException e) {
+        return;
+      }
+      w.r1().catchUp();
+      w.p().restart();
+    });
+    later.start();
+    String read = "SELECT c FROM t WHERE id = 42";
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery(read)) {
+      assertThat(rs.next()).isTrue();
+    } finally {
+      later.join();
+    }
+    assertThat(count(w.r1(), read)).as("the read ran on the replica once it had the write").isEqualTo(1);
+    assertThat(count(w.p(), read)).isZero();
+    assertThat(w.cluster().primary().outages()).as("outages the cluster saw").isEqualTo(1);
+    try (Statement s = idle.createStatement()) {
+      s.executeUpdate("UPDATE t SET c = 43");
+    }
+    assertThat(count(w.p(), "UPDATE t SET c = 43")).as("the idle connection's write after the restart").isEqualTo(1);
+    assertThat(w.cluster().primaryLost()).as("the outage is over").isFalse();
+  }
+
+  /**
+   * A token written on the new primary after a switchover this cluster has not seen yet: its
+   * {@code GTID_SUBSET} check reaches the demoted primary (read-only, lacking the token's GTIDs), which
+   * says nothing of what the primary has. The cluster looks for the writable server, asks it, and the read
+   * runs on a replica that has the token's write: never on the demoted primary, where it would miss it.
+   */
+  @Test
+  void aTokenCheckThatReachesADemotedPrimaryFindsTheNewOneAndTheReadDoesNotRunOnTheOld() throws SQLException {
+    World w = world("", P, R1, R2);
+    WRITE_FIRST.run(w);
+    // Switchover p -> r2 (p stops applying and turns read-only), seen by another JVM's cluster only.
+    w.p().lag();
+    w.p().readOnly = true;
+    w.r2().readOnly = false;
+    String url = "jdbc:ryow:mysql://" + P + "," + R1 + "," + R2 + "/app?" + BASE;
+    RyowConfig config = RyowConfig.from(url, new Properties());
+    ConnectorJ connector = new ConnectorJ(w.servers());
+    Connection other = LogicalConnection.open(new Cluster(config, connector), config, connector);
+    opened.add(other);
+    try (Statement s = other.createStatement()) {
+      s.executeUpdate("UPDATE t SET c = 50");
+    }
+    assertThat(count(w.r2(), "UPDATE t SET c = 50")).as("the other JVM wrote on the new primary").isEqualTo(1);
+    String token = other.unwrap(RyowConnection.class).consistencyToken();
+    w.connection().unwrap(RyowConnection.class).mergeConsistencyToken(token);
+    String read = "SELECT c FROM t WHERE id = 51";
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery(read)) {
+      assertThat(rs.next()).isTrue();
+    }
+    assertThat(count(w.p(), read)).as("reads on the demoted primary, which lacks the token's write").isZero();
+    assertThat(count(w.r1(), read) + count(w.r2(), read)).isEqualTo(1);
+    assertThat(w.cluster().primaryEndpoint().host().toString()).as("the cluster found the new primary")
+        .contains("stub-r2");
+  }
+
   @Test
   void sessionStateIsReplayedOnEveryReplicaConnectionBeforeItsFirstRead() throws SQLException {
     World w = world("", P, R1);

@@ -88,6 +88,8 @@ final class StubServers implements Driver {
     final List<Integer> isolations = Collections.synchronizedList(new ArrayList<>());
     final AtomicInteger waits = new AtomicInteger();
     final AtomicInteger connects = new AtomicInteger();
+    /** Grows with each {@link #restart}: connections of an older one are dead. */
+    final AtomicInteger generation = new AtomicInteger();
 
     Server(StubServers cluster, String address, int index) {
       this.cluster = cluster;
@@ -104,6 +106,15 @@ final class StubServers implements Driver {
 
     void catchUp() {
       lagsAt = -1;
+    }
+
+    /**
+     * A restart (after {@link #down}): it answers again, and every connection opened before fails its
+     * next statement as a broken link, as a server that died closed them.
+     */
+    void restart() {
+      generation.incrementAndGet();
+      down = false;
     }
 
     long executed() {
@@ -193,6 +204,7 @@ final class StubServers implements Driver {
 
   private final class ConnectionHandler implements InvocationHandler {
     final Server server;
+    final int generation;
     boolean closed;
     boolean autoCommit = true;
     boolean readOnly;
@@ -200,14 +212,17 @@ final class StubServers implements Driver {
 
     ConnectionHandler(Server server) {
       this.server = server;
+      this.generation = server.generation.get();
     }
 
     @Override
     public Object invoke(Object self, Method m, Object[] args) throws Throwable {
       switch (m.getName()) {
         case "createStatement":
+          checkNotClosed(); // as Connector/J: no round trip, but refused on a closed connection
           return proxy(Statement.class, new StatementHandler(this, null));
         case "prepareStatement":
+          checkNotClosed();
           return proxy(PreparedStatement.class, new StatementHandler(this, (String) args[0]));
         case "isClosed":
           return closed;
@@ -262,12 +277,16 @@ final class StubServers implements Driver {
     }
 
     void check() throws SQLException {
-      if (closed) {
-        throw new SQLNonTransientConnectionException("stub: connection closed", "08003");
-      }
-      if (server.down) {
+      checkNotClosed();
+      if (server.down || generation != server.generation.get()) {
         closed = true;
         throw linkFailure(server);
+      }
+    }
+
+    void checkNotClosed() throws SQLException {
+      if (closed) {
+        throw new SQLNonTransientConnectionException("stub: connection closed", "08003");
       }
     }
   }
@@ -383,10 +402,11 @@ final class StubServers implements Driver {
       if (sql.startsWith("SELECT GTID_SUBSET(")) {
         GtidSet wanted = GtidSet.parse(String.valueOf(parameters.get(1)));
         GtidSet has = executed.isEmpty() ? GtidSet.EMPTY : GtidSet.parse(executed);
+        int readOnly = s.readOnly ? 1 : 0;
         if (has.contains(wanted)) {
-          return new Object[][] {{1, "", wanted.toString()}};
+          return new Object[][] {{1, "", wanted.toString(), readOnly}};
         }
-        return new Object[][] {{0, wanted.toString(), ""}}; // tests use sets the stub has wholly or not at all
+        return new Object[][] {{0, wanted.toString(), "", readOnly}}; // tests use sets the stub has wholly or not at all
       }
       if (sql.startsWith("SELECT WAIT_FOR_EXECUTED_GTID_SET(")) {
         s.waits.incrementAndGet();

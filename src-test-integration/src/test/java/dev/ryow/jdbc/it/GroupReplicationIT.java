@@ -186,6 +186,55 @@ class GroupReplicationIT {
     assertThat(w.writesAfterEventOn.keySet()).as("ports of writes acknowledged after the kill").containsOnly(elected);
   }
 
+  /**
+   * Logical connections the application holds, with no pool to evict them, busy through a {@code kill -9}
+   * of the primary ({@link HeldConnections}: 8 threads on 4 held connections writing and reading back,
+   * 2 readers on connections of their own). The same logical connections go on writing on the elected
+   * primary, with no acknowledged write lost, no stale read, at most one failed statement per writer
+   * thread, and the readers' reads served by the secondaries all through the election.
+   */
+  @Test
+  void heldBusyConnectionsGoOnWritingOnTheElectedPrimaryAfterAKillOfThePrimary() throws Exception {
+    if (primaryPort() != MEMBER_PORTS.get(0)) {
+      group("switchover", "member1");
+    }
+    int old = primaryPort();
+    try (Connection c = plain(old); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS it_group_held");
+      s.execute("CREATE TABLE it_group_held (id INT PRIMARY KEY, v INT NOT NULL, port INT NOT NULL, conn INT NOT NULL)");
+    }
+    try (Connection c = DriverManager.getConnection(URL)) {
+      awaitInRotation(c, 2);
+    }
+    HeldConnections w = new HeldConnections(URL, "it_group_held", 4, THREADS, 2);
+    String killed;
+    long electionMillis;
+    try (w) {
+      Thread.sleep(2_000);
+      long t0 = System.nanoTime();
+      killed = group("kill-primary").strip().lines().reduce((a, b) -> b).orElseThrow();
+      w.phase.set(HeldConnections.DURING);
+      w.awaitFirstWrite(HeldConnections.DURING, 90);
+      electionMillis = (System.nanoTime() - t0) / 1_000_000;
+      w.phase.set(HeldConnections.AFTER);
+      w.awaitWritesAfter(20, 90);
+    }
+    int elected = primaryPort();
+    System.out.printf("GROUP held connections, kill -9 of the primary %d (%s), elected %d: first write %d ms after the"
+            + " kill; acknowledged %d, per connection before/during/after %s; reader reads before/during/after"
+            + " %d/%d/%d; stale %d; failed statements %d %s %s; reader failures %d %s%n",
+        old, killed, elected, electionMillis, w.acknowledged.size(), w.perConnection(),
+        w.readerReads(HeldConnections.BEFORE), w.readerReads(HeldConnections.DURING),
+        w.readerReads(HeldConnections.AFTER), w.stale.get(), w.failedStatements.get(), w.failuresByState, w.failures,
+        w.failedReaderStatements.get(), w.readerFailures);
+    assertThat(elected).isNotEqualTo(old);
+    try (Connection p = plain(elected)) {
+      w.assertSurvived(p, 20);
+    }
+    assertThat(w.failedReaderStatements.get()).as("failed reads of the readers (%s)", w.readerFailures).isZero();
+    assertThat(w.readerReads(HeldConnections.DURING)).as("reader reads during the election").isPositive();
+  }
+
   // -------------------------------------------------------------------------------------------
 
   /** A pooled read-after-write workload (HikariCP, default settings) through one event. */
