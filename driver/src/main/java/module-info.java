@@ -21,6 +21,7 @@ module dev.ryow.jdbc {
 
   requires static transitive org.jspecify;
   requires static transitive jakarta.servlet;
+  requires static transitive java.net.http;
   requires static transitive micrometer.core;
 
   exports dev.ryow.jdbc;

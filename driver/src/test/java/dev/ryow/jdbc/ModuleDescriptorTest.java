@@ -45,7 +45,7 @@ class ModuleDescriptorTest {
     Set<String> optional = d.requires().stream()
         .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC))
         .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
-    assertThat(optional).containsExactlyInAnyOrder("org.jspecify", "jakarta.servlet", "micrometer.core");
+    assertThat(optional).containsExactlyInAnyOrder("org.jspecify", "jakarta.servlet", "micrometer.core", "java.net.http");
   }
 
   @Test

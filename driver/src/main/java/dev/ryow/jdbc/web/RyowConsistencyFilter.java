@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Configured in code ({@link #builder()}) or by init parameters: {@code headerName},
  * {@code cookieName} (none by default) with {@code cookiePath}, {@code cookieHttpOnly},
- * {@code cookieSecure}, {@code cookieSameSite} and {@code cookieMaxAge} (seconds), {@code invalidToken}
+ * {@code cookieSecure}, {@code cookieSameSite} and {@code cookieMaxAge} (seconds), {@code callerHeader}
+ * (a header calling services send the token in, see {@link Builder#callerHeader}), {@code invalidToken}
  * ({@code ignore}: drop it and serve the request with an empty scope, the default; {@code reject}:
  * answer 400), {@code consistency} (a mode imposed on the request's scope: {@code scope}, {@code jvm},
  * {@code latest}, {@code connection} or {@code none}; by default none is imposed and the scope adds its
@@ -57,6 +58,8 @@ public final class RyowConsistencyFilter implements Filter {
   private TokenCodec codec;
   private @Nullable String headerName;
   private @Nullable TokenCookie cookie;
+  /** A header calling services send the token in, read and answered when present (cookie transport). */
+  private @Nullable String callerHeader;
   private boolean rejectInvalid;
   /** The mode imposed on each request's scope; null: the scope adds its token to the configured mode. */
   private @Nullable ConsistencyMode scopeMode;
@@ -75,14 +78,15 @@ public final class RyowConsistencyFilter implements Filter {
    * @param rejectInvalid answer 400 to an invalid token instead of ignoring it
    */
   public RyowConsistencyFilter(TokenCodec codec, String headerName, @Nullable String cookieName, boolean rejectInvalid) {
-    this(codec, headerName, cookieName == null ? null : TokenCookie.named(cookieName), rejectInvalid, null);
+    this(codec, headerName, cookieName == null ? null : TokenCookie.named(cookieName), null, rejectInvalid, null);
   }
 
   private RyowConsistencyFilter(TokenCodec codec, @Nullable String headerName, @Nullable TokenCookie cookie,
-      boolean rejectInvalid, @Nullable ConsistencyMode scopeMode) {
+      @Nullable String callerHeader, boolean rejectInvalid, @Nullable ConsistencyMode scopeMode) {
     this.codec = Objects.requireNonNull(codec, "codec");
     this.headerName = headerName;
     this.cookie = cookie;
+    this.callerHeader = callerHeader;
     this.rejectInvalid = rejectInvalid;
     this.scopeMode = scopeMode;
   }
@@ -97,6 +101,7 @@ public final class RyowConsistencyFilter implements Filter {
     private TokenCodec codec = TokenCodec.DEFAULT;
     private @Nullable String headerName = DEFAULT_HEADER;
     private @Nullable TokenCookie cookie;
+    private @Nullable String callerHeader;
     private boolean rejectInvalid;
     private @Nullable ConsistencyMode scopeMode;
 
@@ -117,6 +122,18 @@ public final class RyowConsistencyFilter implements Filter {
     /** The cookie that carries the token; null (the default): none. */
     public Builder cookie(@Nullable TokenCookie cookie) {
       this.cookie = cookie;
+      return this;
+    }
+
+    /**
+     * A header that calling services send the token in ({@link HttpTokens}, the starter's HTTP client
+     * interceptor), for a filter whose own transport is a cookie: a request that carries it is served
+     * with its token (before the cookie's) and answered in the same header, so that the caller merges
+     * what this request wrote; other requests are unchanged (no header on their responses). Null (the
+     * default): none. Ignored when the filter's own transport is a header (that header already is one).
+     */
+    public Builder callerHeader(@Nullable String callerHeader) {
+      this.callerHeader = callerHeader == null || callerHeader.isBlank() ? null : callerHeader.trim();
       return this;
     }
 
@@ -142,7 +159,7 @@ public final class RyowConsistencyFilter implements Filter {
       if (headerName == null && cookie == null) {
         throw new IllegalStateException("The filter needs a header or a cookie to carry the token");
       }
-      return new RyowConsistencyFilter(codec, headerName, cookie, rejectInvalid, scopeMode);
+      return new RyowConsistencyFilter(codec, headerName, cookie, callerHeader, rejectInvalid, scopeMode);
     }
   }
 
@@ -156,6 +173,10 @@ public final class RyowConsistencyFilter implements Filter {
       cookie = cookieFrom(config, cookie);
     } catch (IllegalArgumentException e) {
       throw new ServletException("Bad cookie setting for " + getClass().getSimpleName() + ": " + e.getMessage(), e);
+    }
+    String caller = config.getInitParameter("callerHeader");
+    if (caller != null && !caller.isBlank()) {
+      callerHeader = caller.trim();
     }
     String invalid = config.getInitParameter("invalidToken");
     if (invalid != null) {
@@ -241,7 +262,8 @@ public final class RyowConsistencyFilter implements Filter {
       return;
     }
     ConsistencyScope scope;
-    String incoming = incomingToken(http);
+    String replyHeader = replyHeader(http);
+    String incoming = incomingToken(http, replyHeader);
     try {
       ConsistencyMode imposed = scopeMode;
       scope = imposed == null ? ConsistencyScope.open(incoming, codec) : ConsistencyScope.open(incoming, codec, imposed);
@@ -255,8 +277,8 @@ public final class RyowConsistencyFilter implements Filter {
       scope = imposed == null ? ConsistencyScope.open() : ConsistencyScope.open(imposed);
     }
     try (ConsistencyScope bound = scope) {
-      TokenResponse wrapped = new TokenResponse(httpResponse, bound, this, incoming);
-      offerTrailer(httpResponse, bound);
+      TokenResponse wrapped = new TokenResponse(httpResponse, bound, this, incoming, replyHeader);
+      offerTrailer(httpResponse, bound, replyHeader);
       chain.doFilter(request, wrapped);
       wrapped.beforeCommit();
     }
@@ -270,11 +292,29 @@ public final class RyowConsistencyFilter implements Filter {
   }
 
   /**
+   * The header this request's token is read from and answered in: the filter's own, else the caller
+   * header when the request carries it, else none (cookie only).
+   */
+  private @Nullable String replyHeader(HttpServletRequest request) {
+    String own = headerName;
+    if (own != null) {
+      return own;
+    }
+    String caller = callerHeader;
+    if (caller != null) {
+      String value = request.getHeader(caller);
+      if (value != null && !value.isEmpty()) {
+        return caller;
+      }
+    }
+    return null;
+  }
+
+  /**
    * The token the request brought: the header's, else the cookie's (URL-decoded, as {@link #writeToken}
    * encodes it).
    */
-  private @Nullable String incomingToken(HttpServletRequest request) {
-    String headerName = this.headerName;
+  private @Nullable String incomingToken(HttpServletRequest request, @Nullable String headerName) {
     if (headerName != null) {
       String header = request.getHeader(headerName);
       if (header != null && !header.isEmpty()) {
@@ -301,8 +341,7 @@ public final class RyowConsistencyFilter implements Filter {
     return null;
   }
 
-  private void offerTrailer(HttpServletResponse response, ConsistencyScope scope) {
-    String headerName = this.headerName;
+  private void offerTrailer(HttpServletResponse response, ConsistencyScope scope, @Nullable String headerName) {
     if (headerName == null) {
       return;
     }
@@ -320,7 +359,8 @@ public final class RyowConsistencyFilter implements Filter {
    * Puts the scope's current token on the response; called just before it commits. The cookie is set
    * only when the scope holds writes and its token differs from the one the request brought.
    */
-  void writeToken(HttpServletResponse response, ConsistencyScope scope, @Nullable String incoming) {
+  void writeToken(
+      HttpServletResponse response, ConsistencyScope scope, @Nullable String incoming, @Nullable String header) {
     if (response.isCommitted()) {
       return;
     }
@@ -328,7 +368,6 @@ public final class RyowConsistencyFilter implements Filter {
     if (token == null) {
       return;
     }
-    String header = headerName;
     if (header != null) {
       response.setHeader(header, token);
     }
@@ -365,6 +404,6 @@ public final class RyowConsistencyFilter implements Filter {
 
   @Override
   public String toString() {
-    return "RyowConsistencyFilter[header=" + headerName + ", cookie=" + cookie + ", scope=" + scopeMode + ", " + codec + "]";
+    return "RyowConsistencyFilter[header=" + headerName + ", cookie=" + cookie + ", callerHeader=" + callerHeader + ", scope=" + scopeMode + ", " + codec + "]";
   }
 }

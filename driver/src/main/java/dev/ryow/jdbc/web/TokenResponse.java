@@ -18,24 +18,27 @@ final class TokenResponse extends HttpServletResponseWrapper {
   private final ConsistencyScope scope;
   private final RyowConsistencyFilter filter;
   private final @Nullable String incoming;
+  private final @Nullable String header;
   private boolean tokenWritten;
   private @Nullable ServletOutputStream stream;
   private @Nullable PrintWriter writer;
 
   TokenResponse(
-      HttpServletResponse response, ConsistencyScope scope, RyowConsistencyFilter filter, @Nullable String incoming) {
+      HttpServletResponse response, ConsistencyScope scope, RyowConsistencyFilter filter, @Nullable String incoming,
+      @Nullable String header) {
     super(response);
     this.response = response;
     this.scope = scope;
     this.filter = filter;
     this.incoming = incoming;
+    this.header = header;
   }
 
   /** Sets the token header (and cookie) unless the response is already committed (then the trailer carries it). */
   void beforeCommit() {
     if (!tokenWritten) {
       tokenWritten = true;
-      filter.writeToken(response, scope, incoming);
+      filter.writeToken(response, scope, incoming, header);
     }
   }
 

@@ -54,7 +54,7 @@ class RyowConsistencyFilterTest {
     Map<String, String> headers = new LinkedHashMap<>();
     try (ConsistencyScope scope = ConsistencyScope.open()) {
       scope.advance(GtidSet.parse(A + ":3:5:7"));
-      filter.writeToken(recording(headers), scope, null);
+      filter.writeToken(recording(headers), scope, null, "X-Ryow-Token");
     }
     assertThat(headers).containsEntry("X-Ryow-Token", A + ":3-7");
     assertThat(codec.decode(headers.get("X-Ryow-Token"))).isEqualTo(GtidSet.parse(A + ":3-7"));
@@ -66,7 +66,7 @@ class RyowConsistencyFilterTest {
     Map<String, String> headers = new LinkedHashMap<>();
     try (ConsistencyScope scope = ConsistencyScope.open()) {
       scope.advance(GtidSet.parse(A + ":1," + B + ":1"));
-      filter.writeToken(recording(headers), scope, null);
+      filter.writeToken(recording(headers), scope, null, "X-Ryow-Token");
     }
     assertThat(headers).isEmpty();
   }
@@ -174,6 +174,41 @@ class RyowConsistencyFilterTest {
     List<Cookie> again = new ArrayList<>();
     filter.doFilter(request(null, c), response(headers, again, new AtomicInteger()), (req, resp) -> { });
     assertThat(again).as("a read-only request leaves the cookie (and its Max-Age) as it is").isEmpty();
+  }
+
+  @Test
+  void aCookieFilterServesACallingServiceInTheCallerHeaderAndOthersAsBefore() throws Exception {
+    TokenCodec codec = TokenCodec.of(2048, 64, "a-key-of-sixteen-chars");
+    RyowConsistencyFilter filter = RyowConsistencyFilter.builder()
+        .codec(codec)
+        .header(null)
+        .cookie(TokenCookie.named("T"))
+        .callerHeader("X-Ryow-Token")
+        .build();
+    GtidSet caller = GtidSet.parse(A + ":1-3");
+    Map<String, String> headers = new LinkedHashMap<>();
+    List<Cookie> set = new ArrayList<>();
+    AtomicReference<GtidSet> seen = new AtomicReference<>();
+    filter.doFilter(request(codec.encode(caller)), response(headers, set, new AtomicInteger()), (req, resp) -> {
+      seen.set(ConsistencyScope.current().gtids());
+      ConsistencyScope.current().advance(GtidSet.parse(B + ":9"));
+    });
+    assertThat(seen.get()).as("the calling service's token opened the scope").isEqualTo(caller);
+    assertThat(codec.decode(headers.get("X-Ryow-Token"))).as("answered in the caller header")
+        .isEqualTo(GtidSet.parse(A + ":1-3," + B + ":9"));
+
+    Map<String, String> browserHeaders = new LinkedHashMap<>();
+    filter.doFilter(request(null), response(browserHeaders, new ArrayList<>(), new AtomicInteger()),
+        (req, resp) -> ConsistencyScope.current().advance(GtidSet.parse(B + ":10")));
+    assertThat(browserHeaders).as("a request without the caller header gets no header").isEmpty();
+
+    RyowConsistencyFilter without = RyowConsistencyFilter.builder().codec(codec).header(null).cookie(TokenCookie.named("T")).build();
+    seen.set(null);
+    Map<String, String> none = new LinkedHashMap<>();
+    without.doFilter(request(codec.encode(caller)), response(none, new ArrayList<>(), new AtomicInteger()),
+        (req, resp) -> seen.set(ConsistencyScope.current().gtids()));
+    assertThat(seen.get()).as("no caller header configured: the header is not read").isEqualTo(GtidSet.EMPTY);
+    assertThat(none).isEmpty();
   }
 
   @Test

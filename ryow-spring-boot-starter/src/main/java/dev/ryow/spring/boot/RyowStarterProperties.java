@@ -9,19 +9,26 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
 /**
- * The starter's own settings: {@code ryow.web.*}, {@code ryow.metrics.*} and {@code ryow.datasource.*}.
+ * The starter's own settings: {@code ryow.web.*}, {@code ryow.client.*}, {@code ryow.metrics.*} and
+ * {@code ryow.datasource.*}.
  * The driver's settings ({@code ryow.wait-timeout}, {@code ryow.token-key}...) sit beside them under
  * {@code ryow.} and are bound by {@link RyowDriverSettings}.
  */
 @ConfigurationProperties("ryow")
 public final class RyowStarterProperties {
   private final Web web = new Web();
+  private final Client client = new Client();
   private final Metrics metrics = new Metrics();
   private final DataSource datasource = new DataSource();
 
   /** The consistency filter. */
   public Web getWeb() {
     return web;
+  }
+
+  /** The HTTP client interceptor. */
+  public Client getClient() {
+    return client;
   }
 
   /** The Micrometer meters. */
@@ -60,6 +67,13 @@ public final class RyowStarterProperties {
 
     /** The request and response header, with transport=header. */
     private String headerName = RyowConsistencyFilter.DEFAULT_HEADER;
+
+    /**
+     * Whether the filter also serves calling services (ryow.client on the caller): with transport=cookie, a
+     * request that carries the header ryow.web.header-name is served with that token and answered in that
+     * header. Requests without it (browsers) are served as before.
+     */
+    private boolean serviceCalls = true;
 
     /** What to do with a token the filter cannot accept. */
     private InvalidToken invalidToken = InvalidToken.IGNORE;
@@ -100,6 +114,16 @@ public final class RyowStarterProperties {
     /** Sets the header. */
     public void setHeaderName(String headerName) {
       this.headerName = headerName;
+    }
+
+    /** Whether the filter serves calling services in the header with transport=cookie. */
+    public boolean isServiceCalls() {
+      return serviceCalls;
+    }
+
+    /** Serves calling services in the header, or not. */
+    public void setServiceCalls(boolean serviceCalls) {
+      this.serviceCalls = serviceCalls;
     }
 
     /** What happens to a token the filter cannot accept. */
@@ -219,6 +243,42 @@ public final class RyowStarterProperties {
     /** Sets the cookie's Max-Age. */
     public void setMaxAge(Duration maxAge) {
       this.maxAge = maxAge;
+    }
+  }
+
+  /** {@code ryow.client.*}: the token on calls to other services (RestClient, RestTemplate). */
+  public static final class Client {
+    /**
+     * Whether to add the current scope's token (header ryow.web.header-name, signed with ryow.token-key) to
+     * the requests of RestTemplate and RestClient.Builder beans, so that the called service reads this
+     * request's writes.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Whether the token the called service answers with is merged into the caller's scope, so that the
+     * caller's next reads see the called service's writes.
+     */
+    private boolean mergeResponse = true;
+
+    /** Whether the interceptor is added. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Adds the interceptor, or not. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** Whether responses' tokens are merged. */
+    public boolean isMergeResponse() {
+      return mergeResponse;
+    }
+
+    /** Merges responses' tokens, or not. */
+    public void setMergeResponse(boolean mergeResponse) {
+      this.mergeResponse = mergeResponse;
     }
   }
 

@@ -49,6 +49,9 @@ public class RyowWebAutoConfiguration {
           .secure(c.isSecure())
           .sameSite(c.getSameSite())
           .maxAge(c.getMaxAge()));
+      if (web.isServiceCalls()) {
+        filter.callerHeader(web.getHeaderName());
+      }
     } else {
       filter.header(web.getHeaderName());
     }

@@ -63,7 +63,8 @@ class ConfigurationMetadataTest {
     assertThat(flat).containsExactlyInAnyOrderElementsOf(RyowProperties.ALL.stream().map(DriverSettingNames::springName).toList());
     assertThat(all).containsKeys("ryow.web.enabled", "ryow.web.transport", "ryow.web.header-name", "ryow.web.invalid-token",
         "ryow.web.url-patterns", "ryow.web.order", "ryow.web.cookie.name", "ryow.web.cookie.path", "ryow.web.cookie.http-only",
-        "ryow.web.cookie.secure", "ryow.web.cookie.same-site", "ryow.web.cookie.max-age", "ryow.metrics.enabled",
+        "ryow.web.cookie.secure", "ryow.web.cookie.same-site", "ryow.web.cookie.max-age", "ryow.web.service-calls",
+        "ryow.client.enabled", "ryow.client.merge-response", "ryow.metrics.enabled",
         "ryow.datasource.enabled");
     assertThat(all.get("ryow.web.cookie.name").getDefaultValue()).isEqualTo("RYOW_TOKEN");
     assertThat(all.keySet().stream().filter(n -> n.startsWith("ryow.")).map(n -> n.substring(5, n.indexOf('.', 5) < 0 ? n.length() : n.indexOf('.', 5))))

@@ -72,6 +72,52 @@ class RyowAutoConfigurationTest {
     });
   }
 
+  /** An application's own HTTP clients, as beans. */
+  @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+  static class HttpClients {
+    @org.springframework.context.annotation.Bean
+    org.springframework.web.client.RestTemplate restTemplate() {
+      return new org.springframework.web.client.RestTemplate();
+    }
+
+    @org.springframework.context.annotation.Bean
+    org.springframework.web.client.RestClient.Builder restClientBuilder() {
+      return org.springframework.web.client.RestClient.builder();
+    }
+  }
+
+  @Test
+  void theApplicationsRestTemplateAndRestClientCarryTheTokenUnlessSwitchedOff() {
+    StarterContexts.web().withUserConfiguration(HttpClients.class).withPropertyValues("spring.datasource.url=" + URL)
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(RyowClientHttpRequestInterceptor.class);
+          assertThat(context.getBean(org.springframework.web.client.RestTemplate.class).getInterceptors())
+              .containsExactly(context.getBean(RyowClientHttpRequestInterceptor.class));
+          java.util.List<Object> onBuilder = new java.util.ArrayList<>();
+          context.getBean(org.springframework.web.client.RestClient.Builder.class).requestInterceptors(onBuilder::addAll);
+          assertThat(onBuilder).containsExactly(context.getBean(RyowClientHttpRequestInterceptor.class));
+          assertThat(context.getBean(RyowClientHttpRequestInterceptor.class).toString())
+              .contains("header=X-Ryow-Token", "mergeResponses=true");
+          FilterRegistrationBean<?> registration = context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class);
+          assertThat(registration.getFilter().toString()).as("cookie transport serves calling services in the header")
+              .contains("header=null", "callerHeader=X-Ryow-Token");
+        });
+    StarterContexts.web().withUserConfiguration(HttpClients.class)
+        .withPropertyValues("spring.datasource.url=" + URL, "ryow.client.enabled=false", "ryow.web.service-calls=false")
+        .run(context -> {
+          assertThat(context).hasNotFailed().doesNotHaveBean(RyowClientHttpRequestInterceptor.class);
+          assertThat(context.getBean(org.springframework.web.client.RestTemplate.class).getInterceptors()).isEmpty();
+          assertThat(context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class).getFilter().toString())
+              .contains("callerHeader=null");
+        });
+    StarterContexts.web().withUserConfiguration(HttpClients.class)
+        .withPropertyValues("spring.datasource.url=" + URL, "ryow.client.merge-response=false")
+        .run(context -> assertThat(context.getBean(RyowClientHttpRequestInterceptor.class).toString())
+            .contains("mergeResponses=false"));
+    StarterContexts.web().withUserConfiguration(HttpClients.class).withPropertyValues("spring.datasource.url=jdbc:mysql://127.0.0.1:1/app")
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RyowClientHttpRequestInterceptor.class));
+  }
+
   @Test
   void theFilterOnlyInServletApplications() {
     StarterContexts.plain().withPropertyValues("spring.datasource.url=" + URL).run(context -> assertThat(context)

@@ -13,12 +13,16 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 
 /**
  * A small web application as a Spring Boot user writes it, with the starter on its class path and
  * nothing of ryow in its code: {@code spring.datasource.url} is a {@code jdbc:ryow:} URL. Items are
  * created and edited with POSTs and read with GETs whose page shows the value and the {@code @@port}
- * of the server that answered. TwoInstancesIT runs two instances of it, each in its own JVM.
+ * of the server that answered. TwoInstancesIT runs two instances of it, each in its own JVM. For
+ * ServiceCallsIT, an instance also calls another one with the application's own {@code RestClient} or
+ * {@code RestTemplate} bean (the starter adds its interceptor to them; nothing of ryow here either).
  */
 @SpringBootApplication
 public class ItemsApplication {
@@ -32,6 +36,58 @@ public class ItemsApplication {
   @Bean
   ApplicationListener<WebServerInitializedEvent> announcePort() {
     return event -> System.out.println(PORT_LINE + event.getWebServer().getPort());
+  }
+
+  /** The application's HTTP clients, as a Spring user declares them. */
+  @Bean
+  RestClient.Builder restClientBuilder() {
+    return RestClient.builder();
+  }
+
+  @Bean
+  RestTemplate restTemplate() {
+    return new RestTemplate();
+  }
+
+  /** Calls to another instance ({@code peer}, a base URL) with {@code client} = rest-client or rest-template. */
+  @RestController
+  static class Calls {
+    private final JdbcTemplate jdbc;
+    private final RestClient restClient;
+    private final RestTemplate restTemplate;
+
+    Calls(JdbcTemplate jdbc, RestClient.Builder restClient, RestTemplate restTemplate) {
+      this.jdbc = jdbc;
+      this.restClient = restClient.build();
+      this.restTemplate = restTemplate;
+    }
+
+    /** Creates the item here, then answers the peer's page of it. */
+    @PostMapping("/calls/write-then-peer-reads/{id}")
+    String writeThenPeerReads(@PathVariable("id") int id, @RequestParam("value") int value,
+        @RequestParam("peer") String peer, @RequestParam("client") String client) {
+      jdbc.update("INSERT INTO starter_items (id, value) VALUES (?, ?)", id, value);
+      String url = peer + "/items/" + id;
+      return switch (client) {
+        case "rest-client" -> restClient.get().uri(url).retrieve().body(String.class);
+        case "rest-template" -> restTemplate.getForObject(url, String.class);
+        default -> throw new IllegalArgumentException(client);
+      };
+    }
+
+    /** Has the peer create the item, then answers this instance's page of it. */
+    @PostMapping("/calls/peer-writes-then-read/{id}")
+    String peerWritesThenRead(@PathVariable("id") int id, @RequestParam("value") int value,
+        @RequestParam("peer") String peer, @RequestParam("client") String client) {
+      String url = peer + "/items/" + id + "?value=" + value;
+      switch (client) {
+        case "rest-client" -> restClient.post().uri(url).retrieve().toBodilessEntity();
+        case "rest-template" -> restTemplate.postForEntity(url, null, Void.class);
+        default -> throw new IllegalArgumentException(client);
+      }
+      return jdbc.queryForObject("SELECT MAX(value), @@port FROM starter_items WHERE id = ?",
+          (rs, row) -> rs.getObject(1) + "@" + rs.getInt(2), id);
+    }
   }
 
   /** The items: plain JdbcTemplate on the auto-configured pool, autocommit. */
