@@ -89,7 +89,8 @@ public final class GenerateDelegates {
         .append(" on every build: do not edit.\n");
     out.append("package ").append(PACKAGE).append(";\n\n");
     out.append("/**\n")
-        .append(" * Every execution of an SQL string of {@link java.sql.Statement}, one path for all: {@link #routed} starts it,\n")
+        .append(" * Every execution of an SQL string of {@link java.sql.Statement}, one path for all: ")
+        .append("{@link #routed} starts it,\n")
         .append(" * {@link #placed} picks its server, {@link #runner} gives the physical statement there; if that fails,\n")
         .append(" * {@link #placedAgain} says where it runs once more (or rethrows), and {@link #ran} records it. A result set\n")
         .append(" * is returned through {@link #wrap}.\n")
@@ -103,7 +104,8 @@ public final class GenerateDelegates {
     out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placed(dev.ryow.jdbc.session.Execution x)")
         .append(" throws java.sql.SQLException;\n\n");
     out.append("  /** The physical statement on {@code on}, given what is left of {@code x}'s query timeout. */\n");
-    out.append("  abstract java.sql.Statement runner(dev.ryow.jdbc.server.PhysicalConnection on, dev.ryow.jdbc.session.Execution x)")
+    out.append("  abstract java.sql.Statement runner(dev.ryow.jdbc.server.PhysicalConnection on, ")
+        .append("dev.ryow.jdbc.session.Execution x)")
         .append(" throws java.sql.SQLException;\n\n");
     out.append("  /** Where {@code x}, which failed with {@code e}, runs once more ({@code Session.retry}), or throws. */\n");
     out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placedAgain(dev.ryow.jdbc.session.Execution x,")
@@ -236,12 +238,13 @@ public final class GenerateDelegates {
     out.append("  abstract ").append(iface).append(" delegate() throws java.sql.SQLException;\n\n");
     out.append("  /** The physical object, unchecked: for the few methods that cannot throw. */\n");
     out.append("  abstract ").append(iface).append(" physical();\n\n");
-    out.append("  /** Sees every {@code SQLException} of the delegate (a broken connection, for one); returns what to throw. */\n");
+    out.append("  /** Sees every {@code SQLException} of the delegate (a broken connection, for one); ")
+        .append("returns what to throw. */\n");
     out.append("  abstract java.sql.SQLException failed(java.sql.SQLException e);\n");
     java.util.Set<String> checkOpen = CHECK_OPEN.getOrDefault(type, java.util.Set.of());
     if (!checkOpen.isEmpty()) {
-      out.append("\n  /** Throws for a closed wrapper: the first call of ").append(String.join(", ", new java.util.TreeSet<>(checkOpen)))
-          .append(". */\n");
+      out.append("\n  /** Throws for a closed wrapper: the first call of ")
+          .append(String.join(", ", new java.util.TreeSet<>(checkOpen))).append(". */\n");
       out.append("  abstract void checkOpen() throws java.sql.SQLException;\n");
     }
     if (methods(type).stream().anyMatch(m -> m.getReturnType() == java.sql.ResultSet.class)) {
@@ -307,7 +310,8 @@ public final class GenerateDelegates {
     if (bounds.length == 1 && bounds[0] == Object.class) {
       return v.getName();
     }
-    return v.getName() + Arrays.stream(bounds).map(GenerateDelegates::typeName).collect(Collectors.joining(" & ", " extends ", ""));
+    return v.getName()
+        + Arrays.stream(bounds).map(GenerateDelegates::typeName).collect(Collectors.joining(" & ", " extends ", ""));
   }
 
   private static String typeName(Type t) {

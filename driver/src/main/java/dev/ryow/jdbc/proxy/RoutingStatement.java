@@ -79,7 +79,8 @@ class RoutingStatement extends RoutedExecutions {
         primaryOwner = on;
       }
       currentOn = on;
-      return current = s;
+      current = s;
+      return s;
     }
     Statement s = onReplica;
     if (s == null || replicaOwner != on) {
@@ -91,7 +92,8 @@ class RoutingStatement extends RoutedExecutions {
       replicaOwner = on;
     }
     currentOn = on;
-    return current = s;
+    current = s;
+    return s;
   }
 
   /**

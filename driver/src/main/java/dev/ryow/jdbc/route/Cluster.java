@@ -43,7 +43,6 @@ public final class Cluster {
   static final int MAX_GROUP_MEMBERS = 9;
 
   private final String name;
-  private final RyowConfig config;
   private final ConnectorJ connector;
   private final List<ReplicaEndpoint> servers;
   private final DistinctServers distinct;
@@ -123,7 +122,6 @@ public final class Cluster {
   /** Builds the shared state for a config; the poller starts with the first logical connection. */
   public Cluster(RyowConfig config, ConnectorJ connector) {
     this.name = config.clusterName();
-    this.config = config;
     this.login = config;
     this.connector = connector;
     int maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);

@@ -1,7 +1,6 @@
 package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.config.RyowConfig;
-import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.server.ConnectorJ;

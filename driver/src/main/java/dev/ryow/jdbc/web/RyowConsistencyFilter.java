@@ -344,7 +344,7 @@ public final class RyowConsistencyFilter implements Filter {
       }
       Duration maxAge = c.maxAge();
       if (maxAge != null) {
-        out.setMaxAge((int) maxAge.getSeconds());
+        out.setMaxAge((int) maxAge.toSeconds());
       }
       response.addCookie(out);
     }

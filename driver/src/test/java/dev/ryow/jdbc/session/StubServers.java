@@ -344,7 +344,7 @@ final class StubServers implements Driver {
       if (rows == null) {
         SQLException planned = s.failNext.poll();
         if (planned != null) {
-          if (Sql08(planned)) {
+          if (isConnectionClass(planned)) {
             connection.closed = true;
           }
           throw planned;
@@ -357,7 +357,7 @@ final class StubServers implements Driver {
       return last;
     }
 
-    private boolean Sql08(SQLException e) {
+    private boolean isConnectionClass(SQLException e) {
       return e.getSQLState() != null && e.getSQLState().startsWith("08");
     }
 
@@ -403,7 +403,7 @@ final class StubServers implements Driver {
       connection.check();
       SQLException planned = s.failNext.poll();
       if (planned != null) {
-        if (Sql08(planned)) {
+        if (isConnectionClass(planned)) {
           connection.closed = true;
         }
         throw planned;

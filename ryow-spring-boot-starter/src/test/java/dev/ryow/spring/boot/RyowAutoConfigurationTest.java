@@ -63,7 +63,8 @@ class RyowAutoConfigurationTest {
           .hasSingleBean(RyowMeterBinder.class)
           .hasSingleBean(RyowInfoContributor.class)
           .hasBean("ryowHealthIndicator");
-      FilterRegistrationBean<?> registration = context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class);
+      FilterRegistrationBean<?> registration =
+          context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class);
       assertThat(registration.getFilter()).isInstanceOf(RyowConsistencyFilter.class);
       assertThat(registration.getUrlPatterns()).containsExactly("/*");
       assertThat(registration.getOrder()).isEqualTo(Integer.MIN_VALUE + 20);
@@ -216,7 +217,8 @@ class RyowAutoConfigurationTest {
   }
 
   private static RyowConsistencyFilter filter(AssertableWebApplicationContext context) {
-    return (RyowConsistencyFilter) context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class).getFilter();
+    return (RyowConsistencyFilter) context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class)
+        .getFilter();
   }
 
   @Test
