@@ -1,6 +1,5 @@
 package dev.ryow.jdbc.route;
 
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
@@ -29,7 +28,14 @@ final class PeriodicTask {
       protected void afterExecute(Runnable r, @Nullable Throwable t) {
         // A periodic run that returned normally is queued again (not done); one that threw is done.
         if (r instanceof Future<?> f && f.isDone() && !f.isCancelled()) {
-          ended.accept(failure(f));
+          try {
+            f.get();
+          } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            ended.accept(cause != null ? cause : e);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
         }
       }
     };
@@ -45,21 +51,5 @@ final class PeriodicTask {
   void stop() {
     future.cancel(false);
     executor.shutdown();
-  }
-
-  /** What ended {@code f}, a task that is done and was not cancelled. */
-  private static Throwable failure(Future<?> f) {
-    try {
-      f.get();
-      return new IllegalStateException("the periodic task returned");
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      return cause != null ? cause : e;
-    } catch (CancellationException e) {
-      return e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return e;
-    }
   }
 }
