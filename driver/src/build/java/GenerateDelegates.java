@@ -110,7 +110,8 @@ public final class GenerateDelegates {
         .append(" on every build: do not edit.\n");
     out.append("package ").append(PACKAGE).append(";\n\n");
     out.append("/**\n")
-        .append(" * Every execution of an SQL string of {@link java.sql.Statement}, one path for all: {@link #routed} starts it,\n")
+        .append(" * Every execution of an SQL string of {@link java.sql.Statement}, one path for all: ")
+        .append("{@link #routed} starts it,\n")
         .append(" * {@link #placed} picks its server, {@link #runner} gives the physical statement there; if that fails,\n")
         .append(" * {@link #placedAgain} says where it runs once more (or rethrows), and {@link #ran} records it. A result set\n")
         .append(" * is returned through {@link #wrap}.\n")
@@ -122,7 +123,8 @@ public final class GenerateDelegates {
     out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placed(dev.ryow.jdbc.session.Execution x)")
         .append(" throws java.sql.SQLException;\n\n");
     out.append("  /** The physical statement on {@code on}, given what is left of {@code x}'s query timeout. */\n");
-    out.append("  abstract java.sql.Statement runner(dev.ryow.jdbc.server.PhysicalConnection on, dev.ryow.jdbc.session.Execution x)")
+    out.append("  abstract java.sql.Statement runner(dev.ryow.jdbc.server.PhysicalConnection on, ")
+        .append("dev.ryow.jdbc.session.Execution x)")
         .append(" throws java.sql.SQLException;\n\n");
     out.append("  /** Where {@code x}, which failed with {@code e}, runs once more ({@code Session.retry}), or throws. */\n");
     out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placedAgain(dev.ryow.jdbc.session.Execution x,")
@@ -217,7 +219,8 @@ public final class GenerateDelegates {
     out.append("    super(connection, shape);\n  }\n\n");
     out.append("  /** This statement's next execution; a {@code query} may carry its replica wait in its own round trip. */\n");
     out.append("  abstract ").append(execution).append(" routedPrepared(boolean query);\n\n");
-    out.append("  /** The physical prepared statement on {@code on}, parameters set, given what is left of {@code x}'s query timeout. */\n");
+    out.append("  /** The physical prepared statement on {@code on}, parameters set, given what is left of {@code x}'s")
+        .append(" query timeout. */\n");
     out.append("  abstract java.sql.PreparedStatement preparedRunner(").append(connection).append(" on, ").append(execution)
         .append(" x) throws java.sql.SQLException;\n\n");
     out.append("  /** Runs the query {@code x} on {@code on} with its replica wait in the same round trip. */\n");
@@ -233,7 +236,8 @@ public final class GenerateDelegates {
       out.append("    ").append(execution).append(" x = routedPrepared(").append(query).append(");\n");
       out.append("    ").append(connection).append(" on = placed(x);\n");
       out.append("    ").append(returnType).append(" result;\n");
-      out.append("    try {\n      result = ").append(query ? "x.pipelined() ? pipelinedQuery(on, x) : " + call : call).append(";\n");
+      String first = query ? "x.pipelined() ? pipelinedQuery(on, x) : " + call : call;
+      out.append("    try {\n      result = ").append(first).append(";\n");
       out.append("    } catch (java.sql.SQLException e) {\n");
       out.append("      on = placedAgain(x, e);\n");
       out.append("      result = ").append(call).append(";\n    }\n");
@@ -292,7 +296,8 @@ public final class GenerateDelegates {
     out.append("  abstract int physicalSlots();\n\n");
     out.append("  /** The physical statement in slot {@code i}, or null when the slot is empty. */\n");
     out.append("  abstract java.sql.Statement physicalSlot(int i);\n\n");
-    out.append("  /** The physical statement that answers a getter: the current one, or one on the primary (created if need be). */\n");
+    out.append("  /** The physical statement that answers a getter: the current one, or one on the primary (created if")
+        .append(" need be). */\n");
     out.append("  abstract java.sql.Statement answering() throws java.sql.SQLException;\n\n");
     out.append("  /** Bit {@code i}: the application set the {@code i}-th setting of this class. */\n");
     out.append("  private int recorded;\n");
@@ -332,7 +337,8 @@ public final class GenerateDelegates {
       out.append("    }\n");
       out.append("    if (!applied) {\n      answering().").append(m.getName()).append("(a0);\n    }\n");
       out.append("    ").append(field(m)).append(" = a0;\n");
-      out.append("    recorded = ").append(forgets == 0 ? "recorded | " + (1 << i) : "(recorded & ~" + forgets + ") | " + (1 << i))
+      String kept = forgets == 0 ? "recorded" : "(recorded & ~" + forgets + ")";
+      out.append("    recorded = ").append(kept).append(" | ").append(1 << i)
           .append(";\n");
       out.append("  }\n");
       java.util.Optional<Method> getter = settingGetter(m);
@@ -347,11 +353,13 @@ public final class GenerateDelegates {
     }
     for (Method m : methods(java.sql.Statement.class)) {
       if (QUOTING.contains(m.getName())) {
-        out.append("\n  @Override\n  public ").append(typeName(m.getGenericReturnType())).append(' ').append(m.getName()).append('(');
+        out.append("\n  @Override\n  public ").append(typeName(m.getGenericReturnType())).append(' ')
+            .append(m.getName()).append('(');
         List<String> arguments = parameters(out, m);
         out.append(") throws java.sql.SQLException {\n");
         out.append("    checkOpen();\n");
-        out.append("    return answering().").append(m.getName()).append('(').append(String.join(", ", arguments)).append(");\n  }\n");
+        out.append("    return answering().").append(m.getName()).append('(').append(String.join(", ", arguments))
+            .append(");\n  }\n");
       }
     }
     out.append("}\n");
@@ -477,12 +485,13 @@ public final class GenerateDelegates {
     out.append("  abstract ").append(iface).append(" delegate() throws java.sql.SQLException;\n\n");
     out.append("  /** The physical object, unchecked: for the few methods that cannot throw. */\n");
     out.append("  abstract ").append(iface).append(" physical();\n\n");
-    out.append("  /** Sees every {@code SQLException} of the delegate (a broken connection, for one); returns what to throw. */\n");
+    out.append("  /** Sees every {@code SQLException} of the delegate (a broken connection, for one); ")
+        .append("returns what to throw. */\n");
     out.append("  abstract java.sql.SQLException failed(java.sql.SQLException e);\n");
     java.util.Set<String> checkOpen = CHECK_OPEN.getOrDefault(type, java.util.Set.of());
     if (!checkOpen.isEmpty()) {
-      out.append("\n  /** Throws for a closed wrapper: the first call of ").append(String.join(", ", new java.util.TreeSet<>(checkOpen)))
-          .append(". */\n");
+      out.append("\n  /** Throws for a closed wrapper: the first call of ")
+          .append(String.join(", ", new java.util.TreeSet<>(checkOpen))).append(". */\n");
       out.append("  abstract void checkOpen() throws java.sql.SQLException;\n");
     }
     if (methods(type).stream().anyMatch(m -> m.getReturnType() == java.sql.ResultSet.class)) {
@@ -548,7 +557,8 @@ public final class GenerateDelegates {
     if (bounds.length == 1 && bounds[0] == Object.class) {
       return v.getName();
     }
-    return v.getName() + Arrays.stream(bounds).map(GenerateDelegates::typeName).collect(Collectors.joining(" & ", " extends ", ""));
+    return v.getName()
+        + Arrays.stream(bounds).map(GenerateDelegates::typeName).collect(Collectors.joining(" & ", " extends ", ""));
   }
 
   private static String typeName(Type t) {

@@ -68,8 +68,8 @@ final class Approaches {
             + "before the next replica read), otherwise defaults", t -> t.ryowUrl("ryow.gtidCapture=query")),
         new Pooled("ryow-pooled", "`jdbc:ryow:` with the driver's defaults", Topology::ryowUrl),
         single("primary-only", "plain Connector/J, every statement on the primary", Approaches::primaryUrl),
-        new Pooled("primary-only-pooled", "plain Connector/J with primary-only's URL and settings (every statement on the primary)",
-            Approaches::primaryUrl),
+        new Pooled("primary-only-pooled",
+            "plain Connector/J with primary-only's URL and settings (every statement on the primary)", Approaches::primaryUrl),
         new CjReplication(),
         new HandWritten());
   }

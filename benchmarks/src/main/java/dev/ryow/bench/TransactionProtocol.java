@@ -60,7 +60,8 @@ public final class TransactionProtocol {
    */
   private static final String[] DRIVER_DIGESTS = {
     "SELECT @@`server_uuid` ,%",
-    "SELECT `MEMBER_ID` , `MEMBER_HOST` , `MEMBER_PORT` , `MEMBER_STATE` , `MEMBER_ROLE` FROM `performance_schema` . `replication_group_members`%",
+    "SELECT `MEMBER_ID` , `MEMBER_HOST` , `MEMBER_PORT` , `MEMBER_STATE` , `MEMBER_ROLE` "
+        + "FROM `performance_schema` . `replication_group_members`%",
     "SELECT @@GLOBAL . `gtid_mode` , @@SESSION . `session_track_gtids`%"
   };
   private static final int THREADS = 4;

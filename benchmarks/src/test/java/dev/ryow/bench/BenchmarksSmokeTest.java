@@ -326,7 +326,8 @@ class BenchmarksSmokeTest {
     Path network = dir.resolve(Summary.NETWORK);
     Files.createDirectories(network);
     Files.copy(dir.resolve("workload.md"), network.resolve("workload.md"));
-    assertThat(Summary.summary(dir, "")).anyMatch(l -> l.startsWith("| none | ryow | 100 |")).noneMatch(l -> l.contains("Transactions sampled"));
+    assertThat(Summary.summary(dir, "")).anyMatch(l -> l.startsWith("| none | ryow | 100 |"))
+        .noneMatch(l -> l.contains("Transactions sampled"));
     assertThat(Files.readString(dir.resolve("workload.svg"))).contains("Round trips per iteration");
   }
 

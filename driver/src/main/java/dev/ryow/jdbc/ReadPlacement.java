@@ -12,6 +12,9 @@ public enum ReadPlacement {
   REPLICA_STALE,
   /** On the replica without any wait, because the consistency mode is {@code none}. */
   REPLICA_UNCHECKED,
-  /** On the primary without a wait: the watermark names GTIDs the primary has never executed ({@code ryow.unknownGtids=primary}). */
+  /**
+   * On the primary without a wait: the watermark names GTIDs the primary has never executed
+   * ({@code ryow.unknownGtids=primary}).
+   */
   PRIMARY_UNKNOWN_GTIDS
 }

@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * {@code connectionProperties} ({@code "key=value;key=value"}). The properties hold {@code ryow.*}
  * settings and Connector/J properties alike, exactly as {@code DriverManager.getConnection(url, info)}
  * would take them; they win over URL parameters of the same key, as with Connector/J (so do
- * {@code user} and {@code password}, and the credentials given to {@code getConnection(user, password)}). {@link #getConnection()} goes through the same path as the
+ * {@code user} and {@code password}, and the credentials given to {@code getConnection(user, password)}). {@link
+ * #getConnection()} goes through the same path as the
  * driver registered with {@code DriverManager}, so connections from both share their cluster (replica
  * state, metrics, JMX MBean).
  *

@@ -134,7 +134,8 @@ public final class RyowDriver implements Driver {
     for (RyowProperty<?> property : RyowProperties.ALL) {
       String current = Masking.isSecretKey(property.name()) ? null : given.getProperty(property.name(), property.defaultText());
       DriverPropertyInfo pi = new DriverPropertyInfo(property.name(), current);
-      pi.description = property.description() + " Accepted: " + property.accepted() + ". Default: " + property.defaultText() + ".";
+      pi.description = property.description() + " Accepted: " + property.accepted() + ". Default: "
+          + property.defaultText() + ".";
       pi.required = false;
       pi.choices = property.choices().isEmpty() ? null : property.choices().toArray(String[]::new);
       all.add(pi);

@@ -37,7 +37,8 @@ class TokenCodecTest {
 
     String widened = token.replace(":1-5.", ":1-999999999.");
     assertThatThrownBy(() -> SIGNED.decode(widened)).isInstanceOf(InvalidTokenException.class).hasMessageContaining("signature");
-    assertThatThrownBy(() -> SIGNED.decode(A + ":1-5")).isInstanceOf(InvalidTokenException.class).hasMessageContaining("not signed");
+    assertThatThrownBy(() -> SIGNED.decode(A + ":1-5")).isInstanceOf(InvalidTokenException.class)
+        .hasMessageContaining("not signed");
     String otherKey = TokenCodec.of(2048, 64, "another-key-of-sixteen-chars").encode(set);
     assertThatThrownBy(() -> SIGNED.decode(otherKey)).isInstanceOf(InvalidTokenException.class);
     assertThatThrownBy(() -> SIGNED.decode(token.substring(0, token.length() - 1))).isInstanceOf(InvalidTokenException.class);

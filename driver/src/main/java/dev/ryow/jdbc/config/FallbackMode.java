@@ -7,7 +7,10 @@ public enum FallbackMode {
    * budget only if {@code ryow.fallbackRate} is set.
    */
   PRIMARY,
-  /** Never the primary: fail the read with a {@link java.sql.SQLTransientException} that names the replica and the setting to tune. */
+  /**
+   * Never the primary: fail the read with a {@link java.sql.SQLTransientException} that names the replica and
+   * the setting to tune.
+   */
   ERROR,
   /** Never the primary: run the read on a reachable replica anyway; it may miss writes it should see (counted). */
   STALE

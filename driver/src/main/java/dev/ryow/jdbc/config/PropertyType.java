@@ -15,7 +15,10 @@ interface PropertyType<T> {
    */
   T parse(String text);
 
-  /** The accepted values, for {@code getPropertyInfo} and the property table of the docs, or an empty list for free-form values. */
+  /**
+   * The accepted values, for {@code getPropertyInfo} and the property table of the docs, or an empty list for
+   * free-form values.
+   */
   List<String> choices();
 
   /** A short human description of what is accepted, e.g. {@code "integer 1..60000"}. */

@@ -47,7 +47,8 @@ public final class RyowConfig {
   /**
    * Parses and validates a URL plus {@code info} (as given to {@code Driver.connect}). As with
    * Connector/J, {@code info} entries win over URL parameters with the same key (the {@code user} and
-   * {@code password} given to {@code getConnection(url, user, password)} are the ones that log in). Entries of {@code info} that are not
+   * {@code password} given to {@code getConnection(url, user, password)} are the ones that log in). Entries of {@code info}
+   * that are not
    * {@code String}s are converted or refused ({@link ConnectionProperties}), never ignored.
    */
   public static RyowConfig from(String url, Properties info) throws ConfigException {

@@ -330,6 +330,8 @@ public final class GtidSet {
     return sameSources(out, theirs) ? executed : new GtidSet(out);
   }
 
+  // Identity on purpose: whether the merge kept every Source object, so that the set itself is returned.
+  @SuppressWarnings("ReferenceEquality")
   private static boolean sameSources(Source[] a, Source[] b) {
     if (a.length != b.length) {
       return false;
@@ -368,6 +370,7 @@ public final class GtidSet {
    * @param other the set to look for
    * @return true if {@code other} is a subset of this set
    */
+  @SuppressWarnings("ReferenceEquality") // a fast path before the comparison by value
   public boolean contains(GtidSet other) {
     Objects.requireNonNull(other, "other");
     if (other == this) {
@@ -524,6 +527,7 @@ public final class GtidSet {
   }
 
   /** Orders by UUID (unsigned 128-bit order is the text order) then tag, untagged first. */
+  @SuppressWarnings("ReferenceEquality") // a fast path: equal tags that are not one object compare by value below
   private static int compareKeys(Source a, Source b) {
     int c = Long.compareUnsigned(a.hi, b.hi);
     if (c == 0) {
@@ -586,7 +590,7 @@ public final class GtidSet {
     while (i < a.length || j < b.length) {
       long start;
       long end;
-      if (j == b.length || i < a.length && a[i] <= b[j]) {
+      if (j == b.length || (i < a.length && a[i] <= b[j])) {
         start = a[i];
         end = a[i + 1];
         i += 2;
@@ -960,7 +964,7 @@ public final class GtidSet {
     }
 
     private static boolean isTagStart(char c) {
-      return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
     }
 
     static int hexValue(char c) {

@@ -170,7 +170,7 @@ public final class ClusterMBean implements DynamicMBean {
       } catch (IllegalAccessException | InvocationTargetException e) {
         throw new ReflectionException(e, "reading " + method.getName());
       }
-      return type == SimpleType.STRING && !(value instanceof String) ? String.valueOf(value) : value;
+      return SimpleType.STRING.equals(type) && !(value instanceof String) ? String.valueOf(value) : value;
     }
   }
 

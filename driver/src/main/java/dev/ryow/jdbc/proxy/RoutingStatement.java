@@ -92,7 +92,8 @@ class RoutingStatement extends RoutedExecutions {
   final Statement physical(PhysicalConnection on) throws SQLException {
     Statement s = statementOn(on);
     currentOn = on;
-    return current = s;
+    current = s;
+    return s;
   }
 
   @Override

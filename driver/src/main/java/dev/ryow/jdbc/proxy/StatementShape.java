@@ -41,8 +41,8 @@ final class StatementShape {
   }
 
   static StatementShape keyColumns(int[] columnIndexes) {
-    return new StatementShape(
-        ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, -1, Statement.RETURN_GENERATED_KEYS, columnIndexes.clone(), null);
+    return new StatementShape(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, -1, Statement.RETURN_GENERATED_KEYS,
+        columnIndexes.clone(), null);
   }
 
   static StatementShape keyColumns(String[] columnNames) {

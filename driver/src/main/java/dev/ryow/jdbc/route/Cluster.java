@@ -42,7 +42,6 @@ public final class Cluster {
   static final int MAX_GROUP_MEMBERS = 9;
 
   private final String name;
-  private final RyowConfig config;
   private final ConnectorJ connector;
   private final List<ReplicaEndpoint> servers;
   private final DistinctServers distinct;
@@ -146,7 +145,6 @@ public final class Cluster {
     this.histories = histories;
     this.jvm.writes().advance(jvmWrites);
     this.name = config.clusterName();
-    this.config = config;
     this.login = config;
     this.connector = connector;
     int maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);

@@ -12,8 +12,6 @@ import dev.ryow.jdbc.server.ServerStatus;
 import dev.ryow.jdbc.server.Sql;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -32,7 +30,6 @@ final class ClusterMonitor {
   static final long LINGER_NANOS = 2_000_000_000L;
 
   private final Cluster cluster;
-  private final RyowConfig config;
   private final ConnectorJ connector;
   private final ClusterMetrics metrics;
   private final long intervalMillis;
@@ -40,7 +37,7 @@ final class ClusterMonitor {
   private final long stopGraceNanos;
   private final int serverCount;
   private final ReentrantLock lifecycle = new ReentrantLock();
-  private @Nullable ScheduledExecutorService executor;
+  private @Nullable PeriodicTask poller;
   private int openConnections;
   private long idleSinceNanos;
   /** The primary's gtid_executed at the previous round: a replica without it is {@linkplain ReplicaEndpoint#behind() behind}. */
@@ -50,7 +47,6 @@ final class ClusterMonitor {
 
   ClusterMonitor(Cluster cluster, RyowConfig config, ConnectorJ connector) {
     this.cluster = cluster;
-    this.config = config;
     this.connector = connector;
     this.metrics = cluster.metrics();
     this.intervalMillis = config.get(RyowProperties.POLL_INTERVAL_MILLIS);
@@ -64,22 +60,19 @@ final class ClusterMonitor {
     lifecycle.lock();
     try {
       openConnections++;
-      if (executor == null) {
+      if (poller != null && !poller.running()) {
+        poller.stop(); // ended by an Error (logged): a new run starts
+        poller = null;
+      }
+      if (poller == null) {
         long now = System.nanoTime();
         for (ReplicaEndpoint e : cluster.servers()) {
           e.forgetHealth(now);
         }
-        ScheduledExecutorService ex =
-            Executors.newSingleThreadScheduledExecutor(
-                r -> {
-                  Thread t = new Thread(r, "ryow-monitor-" + cluster.name());
-                  t.setDaemon(true);
-                  return t;
-                });
-        executor = ex;
         // Each run has its own monitor connections: a stopping run and the next one never share them.
         @Nullable PhysicalConnection[] monitors = new PhysicalConnection[serverCount];
-        ex.scheduleWithFixedDelay(() -> tick(monitors), 0, intervalMillis, TimeUnit.MILLISECONDS);
+        poller = new PeriodicTask("ryow-monitor-" + cluster.name(), () -> tick(monitors), 0, intervalMillis,
+            failure -> LOG.warn("[{}] the poller stopped: {}", cluster.name(), failure.toString()));
       }
     } finally {
       lifecycle.unlock();
@@ -102,7 +95,7 @@ final class ClusterMonitor {
   boolean running() {
     lifecycle.lock();
     try {
-      return executor != null;
+      return poller != null && poller.running();
     } finally {
       lifecycle.unlock();
     }
@@ -126,10 +119,10 @@ final class ClusterMonitor {
       if (openConnections > 0 || System.nanoTime() - idleSinceNanos < LINGER_NANOS) {
         return false;
       }
-      ScheduledExecutorService ex = executor;
-      executor = null;
-      if (ex != null) {
-        ex.shutdown();
+      PeriodicTask p = poller;
+      poller = null;
+      if (p != null) {
+        p.stop();
       }
     } finally {
       lifecycle.unlock();

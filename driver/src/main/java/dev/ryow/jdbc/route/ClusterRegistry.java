@@ -8,9 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -44,7 +41,7 @@ public final class ClusterRegistry {
   private final ReentrantLock lock = new ReentrantLock();
   /** Writes of released clusters that not every replica was known to have, oldest first. Guarded by {@link #lock}. */
   private final Map<String, GtidSet> retired = new LinkedHashMap<>();
-  private @Nullable ScheduledExecutorService sweeper;
+  private @Nullable PeriodicTask sweeper;
   /** What this JVM wrote to each set of servers, shared by every cluster of the same primary. */
   private final JvmHistories histories = new JvmHistories();
 
@@ -105,7 +102,7 @@ public final class ClusterRegistry {
     lock.lock();
     try {
       if (clusters.isEmpty() && sweeper != null) {
-        sweeper.shutdown();
+        sweeper.stop();
         sweeper = null;
       }
     } finally {
@@ -116,14 +113,13 @@ public final class ClusterRegistry {
   private void startSweeper() {
     lock.lock();
     try {
+      if (sweeper != null && !sweeper.running()) {
+        sweeper.stop(); // ended by an Error (logged): a new one starts
+        sweeper = null;
+      }
       if (sweeper == null) {
-        ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "ryow-cluster-release");
-          t.setDaemon(true);
-          return t;
-        });
-        s.scheduleWithFixedDelay(this::sweepQuietly, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
-        sweeper = s;
+        sweeper = new PeriodicTask("ryow-cluster-release", this::sweepQuietly, SWEEP_MILLIS, SWEEP_MILLIS,
+            failure -> LOG.warn("the cluster release check stopped: {}", failure.toString()));
       }
     } finally {
       lock.unlock();

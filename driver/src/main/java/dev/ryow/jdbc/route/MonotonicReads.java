@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * {@link #probes}), when the home is out of rotation, when it is {@linkplain ReplicaEndpoint#behind()
  * behind} while another replica is not, or when it would have to wait for the read's writes while
  * another replica already has them or while its waiter cap ({@code ryow.maxWaitersPerReplica}) is reached
- * and another replica in rotation has room (a read beyond the cap tries another replica). Reads pending on several servers (reads of other threads that ran
- * at the same time) keep the best of them as home and have the others' positions read. Reads pending on
+ * and another replica in rotation has room (a read beyond the cap tries another replica). Reads pending on
+ * several servers (reads of other threads that ran at the same time) keep the best of them as home and
+ * have the others' positions read. Reads pending on
  * the primary (a read that fell back there) leave it only if some replica is current; otherwise the read
  * stays on the primary ({@link ReadRequirement#primaryOnly()}). A position that could not be read leaves
  * the read to the primary, whose state contains every replica's.

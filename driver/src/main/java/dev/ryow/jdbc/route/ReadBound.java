@@ -107,6 +107,8 @@ public final class ReadBound {
     return set.contains(unverified) ? with(executed, inFlight, inFlightSource, GtidSet.EMPTY) : this;
   }
 
+  // Identity is "unchanged" (the sets are immutable): then this bound is returned, and a compareAndSet does nothing.
+  @SuppressWarnings("ReferenceEquality")
   private ReadBound with(GtidSet e, GtidSet f, @Nullable String s, GtidSet u) {
     if (e.contains(f)) {
       f = GtidSet.EMPTY;

@@ -175,6 +175,8 @@ public final class ReplicaEndpoint {
    * Records that the server whose uuid is {@code uuid} executed {@code executed} (a successful wait
    * on a connection to it). Ignored when the uuid is not the one the known position belongs to.
    */
+  // Union returns the same set when it adds nothing: identity is "unchanged", and compareAndSet compares identities.
+  @SuppressWarnings("ReferenceEquality")
   public void learn(GtidSet executed, @Nullable String uuid) {
     String current = serverUuid;
     if (current != null && uuid != null && !current.equals(uuid)) {
@@ -297,6 +299,8 @@ public final class ReplicaEndpoint {
    *
    * @return the state replaced, or null when the transition returned the current state (nothing to do)
    */
+  // A transition returns the same state when it changes nothing; compareAndSet compares identities.
+  @SuppressWarnings("ReferenceEquality")
   private @Nullable HealthState change(UnaryOperator<HealthState> transition) {
     while (true) {
       HealthState current = healthState();

@@ -49,6 +49,7 @@ public final class TransactionState {
   }
 
   /** The interned state with these values. */
+  @SuppressWarnings("EnumOrdinal") // the ordinal indexes this class's own table of interned states (in memory, never stored)
   public static TransactionState of(
       boolean autoCommit, boolean readOnly, SqlTransaction sql, boolean started, boolean holdsPrimary, boolean pinned) {
     return ALL[(autoCommit ? AUTO_COMMIT : 0) | (readOnly ? READ_ONLY : 0) | (started ? STARTED : 0)
@@ -59,6 +60,7 @@ public final class TransactionState {
     return ALL[(bits | set) & ~clear];
   }
 
+  @SuppressWarnings("EnumOrdinal") // the ordinal indexes this class's own table of interned states (in memory, never stored)
   private TransactionState withSql(SqlTransaction sql) {
     return ALL[(bits & 31) | sql.ordinal() * 32];
   }

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The GTIDs a consistency scope has written or been told about; reads in the scope must see them.
- * Only grows (GTID-set union), except when GTIDs lost with a failed primary are forgotten. Safe to update from the connection's thread and read from others.
+ * Only grows (GTID-set union), except when GTIDs lost with a failed primary are forgotten. Safe to update
+ * from the connection's thread and read from others.
  */
 public final class Watermark {
   private final AtomicReference<GtidSet> gtids = new AtomicReference<>(GtidSet.EMPTY);
@@ -17,6 +18,8 @@ public final class Watermark {
   }
 
   /** Adds {@code more}; allocation-free when it is already contained. */
+  // Union returns the same set when it adds nothing: identity is "unchanged", and compareAndSet compares identities.
+  @SuppressWarnings("ReferenceEquality")
   public void advance(GtidSet more) {
     GtidSet prev;
     GtidSet next;

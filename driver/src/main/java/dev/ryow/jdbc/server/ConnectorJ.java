@@ -6,7 +6,6 @@ import dev.ryow.jdbc.config.GtidCaptureMode;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
-import dev.ryow.jdbc.gtid.GtidSet;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.ResultSet;

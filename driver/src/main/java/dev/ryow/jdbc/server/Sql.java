@@ -33,7 +33,7 @@ public final class Sql {
     int depth = 0;
     for (Throwable t = e.getCause(); t != null && depth < 16; t = t.getCause(), depth++) {
       if (t instanceof java.io.EOFException || t instanceof java.net.SocketException
-          || t instanceof SQLException s && isConnectionFailure(s)) {
+          || (t instanceof SQLException s && isConnectionFailure(s))) {
         return true;
       }
     }

@@ -1,7 +1,6 @@
 package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.config.RyowConfig;
-import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.PrimaryState;
 import dev.ryow.jdbc.route.ReplicaEndpoint;
@@ -34,7 +33,10 @@ final class PrimaryLink {
   private SessionMirror mirror;
   /** The cluster's primary epoch {@link #primary} belongs to. */
   private long epoch;
-  /** The cluster's count of primary outages when {@link #primary} was opened ({@link dev.ryow.jdbc.route.PrimaryState#outages}). */
+  /**
+   * The cluster's count of primary outages when {@link #primary} was opened ({@link
+   * dev.ryow.jdbc.route.PrimaryState#outages}).
+   */
   private long outages;
   /**
    * What the physical primary connection has: the flags reach it only before a statement runs there

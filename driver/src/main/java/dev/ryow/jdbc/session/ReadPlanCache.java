@@ -34,6 +34,8 @@ final class ReadPlanCache {
   private boolean unstable = true;
 
   /** The remembered home if the plan's inputs are these, else null. */
+  // A cache keyed on identity: the same immutable sets mean the same plan (an equal copy only misses).
+  @SuppressWarnings("ReferenceEquality")
   @Nullable ReplicaEndpoint home(ConsistencyMode mode, GtidSet own, GtidSet jvmWrites, long clusterVersion,
       long readsVersion, long jvmReadsVersion) {
     ReplicaEndpoint h = home;

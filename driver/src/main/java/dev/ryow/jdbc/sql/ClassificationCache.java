@@ -42,6 +42,7 @@ public final class ClassificationCache {
   private volatile boolean anyHiddenWrite;
 
   /** The kind of {@code sql}, exactly as {@link SqlClassifier#classify} answers. */
+  @SuppressWarnings("ReferenceEquality") // a fast path before String.equals: drivers pass the same SQL string again
   public StatementKind classify(String sql) {
     if (sql.length() > MAX_CACHED_LENGTH) {
       return uncached(sql);

@@ -135,6 +135,8 @@ public final class SqlClassifier {
     return KINDS[(int) ((r & KIND_MASK) >>> KIND_SHIFT)];
   }
 
+  // The ordinal is packed into the scan word and read back through KINDS = values() (in memory, never stored).
+  @SuppressWarnings("EnumOrdinal")
   private static long withKind(long r, StatementKind kind) {
     return (r & ~KIND_MASK) | ((long) kind.ordinal() << KIND_SHIFT);
   }

@@ -320,7 +320,7 @@ final class SqlLexer {
     for (int k = 0; k < len; k++) {
       char c = s.charAt(start + k);
       if (c >= 'a' && c <= 'z') {
-        c -= 'a' - 'A';
+        c = (char) (c - ('a' - 'A'));
       }
       if (c != upper.charAt(k)) {
         return false;

@@ -82,7 +82,7 @@ final class WordTable {
     for (int k = 1; k < upper.length; k++) {
       char c = s.charAt(start + k);
       if (c >= 'a' && c <= 'z') {
-        c -= 'a' - 'A';
+        c = (char) (c - ('a' - 'A'));
       }
       if (c != upper[k]) {
         return false;

@@ -383,7 +383,7 @@ public final class RyowConsistencyFilter implements Filter {
       }
       Duration maxAge = c.maxAge();
       if (maxAge != null) {
-        out.setMaxAge((int) maxAge.getSeconds());
+        out.setMaxAge((int) maxAge.toSeconds());
       }
       response.addCookie(out);
     }
@@ -404,6 +404,7 @@ public final class RyowConsistencyFilter implements Filter {
 
   @Override
   public String toString() {
-    return "RyowConsistencyFilter[header=" + headerName + ", cookie=" + cookie + ", callerHeader=" + callerHeader + ", scope=" + scopeMode + ", " + codec + "]";
+    return "RyowConsistencyFilter[header=" + headerName + ", cookie=" + cookie + ", callerHeader=" + callerHeader
+        + ", scope=" + scopeMode + ", " + codec + "]";
   }
 }

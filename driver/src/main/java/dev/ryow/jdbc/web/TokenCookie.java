@@ -24,7 +24,7 @@ public final class TokenCookie {
     if (name.isBlank()) {
       throw new IllegalArgumentException("the token cookie needs a name");
     }
-    if (maxAge != null && (maxAge.isNegative() || maxAge.getSeconds() > Integer.MAX_VALUE)) {
+    if (maxAge != null && (maxAge.isNegative() || maxAge.toSeconds() > Integer.MAX_VALUE)) {
       throw new IllegalArgumentException("the token cookie's max age must be 0 or more seconds, not " + maxAge);
     }
     this.name = name;

@@ -28,7 +28,8 @@ class RyowMeterBinderTest {
     new RyowMeterBinder("orders", new ClusterMetrics()::snapshot).bindTo(registry);
     java.util.Map<String, Set<String>> descriptions = new java.util.TreeMap<>();
     for (Meter m : registry.getMeters()) {
-      descriptions.computeIfAbsent(m.getId().getName(), n -> new java.util.TreeSet<>()).add(String.valueOf(m.getId().getDescription()));
+      descriptions.computeIfAbsent(m.getId().getName(), n -> new java.util.TreeSet<>())
+          .add(String.valueOf(m.getId().getDescription()));
     }
     assertThat(descriptions).allSatisfy((name, texts) -> assertThat(texts).as(name).hasSize(1));
     assertThat(descriptions.get("ryow.reads")).singleElement().asString().contains("replica").contains("primary");

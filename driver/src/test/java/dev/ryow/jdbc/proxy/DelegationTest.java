@@ -485,7 +485,8 @@ class DelegationTest {
       dev.ryow.jdbc.session.ParameterRecorder recorder = new dev.ryow.jdbc.session.ParameterRecorder();
       int[] opens = {0};
       RecordedParameters closedOne = recording(recorder, true, opens, null);
-      assertThatThrownBy(() -> invoke(closedOne, m, arguments(m))).as("%s", m).hasMessage("No operations allowed after statement closed.");
+      assertThatThrownBy(() -> invoke(closedOne, m, arguments(m))).as("%s", m)
+          .hasMessage("No operations allowed after statement closed.");
       Recorder physical = new Recorder();
       recorder.replay(stub(java.sql.PreparedStatement.class, physical));
       assertThat(physical.calls).as("%s: nothing recorded", m).isEmpty();

@@ -98,9 +98,11 @@ class ReplicaSelectorTest {
     assertThat(r1.knownExecuted()).as("a wait on another server teaches nothing").isEqualTo(gtids("1-12"));
     assertThat(r1.observe(status("u1", gtids("1-15")), r1.knownExecuted(), System.nanoTime())).isFalse();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-15"));
-    assertThat(r1.observe(status("u1-rebuilt", gtids("1-3")), r1.knownExecuted(), System.nanoTime())).as("new server_uuid").isTrue();
+    assertThat(r1.observe(status("u1-rebuilt", gtids("1-3")), r1.knownExecuted(), System.nanoTime()))
+        .as("new server_uuid").isTrue();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-3"));
-    assertThat(r1.observe(status("u1-rebuilt", GtidSet.EMPTY), r1.knownExecuted(), System.nanoTime())).as("RESET BINARY LOGS AND GTIDS").isTrue();
+    assertThat(r1.observe(status("u1-rebuilt", GtidSet.EMPTY), r1.knownExecuted(), System.nanoTime()))
+        .as("RESET BINARY LOGS AND GTIDS").isTrue();
     assertThat(r1.knownExecuted()).isEqualTo(GtidSet.EMPTY);
   }
 
@@ -109,9 +111,11 @@ class ReplicaSelectorTest {
     r1.observe(status("u1", gtids("1-10")), r1.knownExecuted(), System.nanoTime());
     GtidSet beforePoll = r1.knownExecuted();
     r1.learn(gtids("1-14"), "u1"); // a wait succeeded after the poll's query was sent
-    assertThat(r1.observe(status("u1", gtids("1-12")), beforePoll, System.nanoTime())).as("the poll is older, not a reset").isFalse();
+    assertThat(r1.observe(status("u1", gtids("1-12")), beforePoll, System.nanoTime()))
+        .as("the poll is older, not a reset").isFalse();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-14"));
-    assertThat(r1.observe(status("u1", gtids("1-9")), r1.knownExecuted(), System.nanoTime())).as("went backwards: reset").isTrue();
+    assertThat(r1.observe(status("u1", gtids("1-9")), r1.knownExecuted(), System.nanoTime()))
+        .as("went backwards: reset").isTrue();
     assertThat(r1.knownExecuted()).isEqualTo(gtids("1-9"));
   }
 

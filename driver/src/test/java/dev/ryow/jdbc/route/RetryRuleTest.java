@@ -68,7 +68,8 @@ class RetryRuleTest {
         }
       }
     }
-    assertThat(expected).as("every row of the table is a real combination").allSatisfy((k, v) -> assertThat(actual).containsKey(k));
+    assertThat(expected).as("every row of the table is a real combination")
+        .allSatisfy((k, v) -> assertThat(actual).containsKey(k));
     assertThat(actual).isEqualTo(tableOrThrow);
   }
 

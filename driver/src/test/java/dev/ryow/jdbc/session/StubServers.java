@@ -363,7 +363,7 @@ final class StubServers implements Driver {
       if (rows == null) {
         SQLException planned = s.failNext.poll();
         if (planned != null) {
-          if (Sql08(planned)) {
+          if (isConnectionClass(planned)) {
             connection.closed = true;
           }
           throw planned;
@@ -376,7 +376,7 @@ final class StubServers implements Driver {
       return last;
     }
 
-    private boolean Sql08(SQLException e) {
+    private boolean isConnectionClass(SQLException e) {
       return e.getSQLState() != null && e.getSQLState().startsWith("08");
     }
 
@@ -423,7 +423,7 @@ final class StubServers implements Driver {
       connection.check();
       SQLException planned = s.failNext.poll();
       if (planned != null) {
-        if (Sql08(planned)) {
+        if (isConnectionClass(planned)) {
           connection.closed = true;
         }
         throw planned;

@@ -33,7 +33,8 @@ class KeywordsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"SELECTX", "SELEC", "ELECT", "_SELECT", "1SELECT", "sélect", "ſelect", "ınto", "$", "x", "NEXT_VAL", "SzzEzT", "sElEcT_"})
+  @ValueSource(strings = {
+      "SELECTX", "SELEC", "ELECT", "_SELECT", "1SELECT", "sélect", "ſelect", "ınto", "$", "x", "NEXT_VAL", "SzzEzT", "sElEcT_"})
   void otherWordsAreNone(String word) {
     assertThat(Keywords.lookup(word, 0, word.length())).isEqualTo(Keywords.NONE);
   }

@@ -81,7 +81,8 @@ class SqlClassifierPropertiesTest {
   }
 
   @Property(tries = 2000)
-  void readPrefixedByCommentsStaysRead(@ForAll("reads") String read, @ForAll("comments") String c1, @ForAll("comments") String c2) {
+  void readPrefixedByCommentsStaysRead(
+      @ForAll("reads") String read, @ForAll("comments") String c1, @ForAll("comments") String c2) {
     assertThat(SqlClassifier.classify(c1 + c2 + read)).isEqualTo(StatementKind.READ);
   }
 

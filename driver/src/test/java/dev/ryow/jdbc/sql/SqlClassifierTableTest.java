@@ -27,7 +27,8 @@ class SqlClassifierTableTest {
   void tableIsLargeAndCoversEveryKind() {
     assertThat(StatementTable.cases()).hasSizeGreaterThan(500);
     Set<StatementKind> covered =
-        StatementTable.cases().stream().map(StatementTable.Case::expected).collect(Collectors.toCollection(() -> EnumSet.noneOf(StatementKind.class)));
+        StatementTable.cases().stream().map(StatementTable.Case::expected)
+            .collect(Collectors.toCollection(() -> EnumSet.noneOf(StatementKind.class)));
     assertThat(covered).containsExactlyInAnyOrder(StatementKind.values());
   }
 

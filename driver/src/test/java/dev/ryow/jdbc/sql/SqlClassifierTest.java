@@ -39,7 +39,8 @@ class SqlClassifierTest {
   static Stream<Arguments> pathological() {
     return Stream.of(
         Arguments.of("open parentheses", "(".repeat(MB), StatementKind.WRITE),
-        Arguments.of("balanced parentheses around a select", "(".repeat(MB / 2) + "SELECT 1" + ")".repeat(MB / 2), StatementKind.READ),
+        Arguments.of("balanced parentheses around a select", "(".repeat(MB / 2) + "SELECT 1" + ")".repeat(MB / 2),
+            StatementKind.READ),
         Arguments.of("close parentheses", "SELECT " + ")".repeat(MB), StatementKind.WRITE),
         Arguments.of("comment openers", "/*".repeat(MB / 2), StatementKind.WRITE),
         Arguments.of("comment openers then select", "SELECT 1 " + "/*".repeat(MB / 2), StatementKind.WRITE),
@@ -61,7 +62,8 @@ class SqlClassifierTest {
         Arguments.of("many user variables", "SELECT " + "@a,".repeat(MB / 3) + "1", StatementKind.PRIMARY_READ),
         Arguments.of("system variable prefixes", "SELECT " + "@@".repeat(MB / 2), StatementKind.PRIMARY_READ),
         Arguments.of("dots in a system variable", "SELECT @@" + ".".repeat(MB), StatementKind.PRIMARY_READ),
-        Arguments.of("spaced system variable scopes", "SELECT " + "@@session . x, ".repeat(MB / 15) + "1", StatementKind.PRIMARY_READ),
+        Arguments.of("spaced system variable scopes", "SELECT " + "@@session . x, ".repeat(MB / 15) + "1",
+            StatementKind.PRIMARY_READ),
         Arguments.of("dangling scopes", "SELECT " + "@@session ".repeat(MB / 10), StatementKind.PRIMARY_READ),
         Arguments.of("quoted names", "SELECT " + "`a`.".repeat(MB / 4) + "b", StatementKind.READ),
         Arguments.of("quoted calls", "SELECT " + "`f`(".repeat(MB / 4) + ")".repeat(MB / 4), StatementKind.READ),
@@ -73,7 +75,8 @@ class SqlClassifierTest {
         Arguments.of("calls", "SELECT " + "f(".repeat(MB / 2) + ")".repeat(MB / 2), StatementKind.READ),
         Arguments.of("explain options", "EXPLAIN " + "EXTENDED ".repeat(MB / 9) + "SELECT 1", StatementKind.READ),
         Arguments.of("commit words", "COMMIT " + "AND NO CHAIN ".repeat(MB / 13), StatementKind.COMMIT),
-        Arguments.of("start transaction characteristics", "START TRANSACTION " + "READ ONLY, ".repeat(MB / 11) + "READ ONLY", StatementKind.BEGIN_READ_ONLY),
+        Arguments.of("start transaction characteristics", "START TRANSACTION " + "READ ONLY, ".repeat(MB / 11) + "READ ONLY",
+            StatementKind.BEGIN_READ_ONLY),
         Arguments.of("compound body", "CREATE PROCEDURE p() BEGIN " + "SELECT 1; ".repeat(MB / 10) + "END", StatementKind.WRITE),
         Arguments.of("whitespace only", " ".repeat(MB), StatementKind.WRITE),
         Arguments.of("version comment with digits", "/*!" + "9".repeat(MB) + " SELECT 1 */", StatementKind.READ));

@@ -202,7 +202,8 @@ class RyowConsistencyFilterTest {
         (req, resp) -> ConsistencyScope.current().advance(GtidSet.parse(B + ":10")));
     assertThat(browserHeaders).as("a request without the caller header gets no header").isEmpty();
 
-    RyowConsistencyFilter without = RyowConsistencyFilter.builder().codec(codec).header(null).cookie(TokenCookie.named("T")).build();
+    RyowConsistencyFilter without =
+        RyowConsistencyFilter.builder().codec(codec).header(null).cookie(TokenCookie.named("T")).build();
     seen.set(null);
     Map<String, String> none = new LinkedHashMap<>();
     without.doFilter(request(codec.encode(caller)), response(none, new ArrayList<>(), new AtomicInteger()),

@@ -85,7 +85,7 @@ public final class RyowHealthCheck {
   /** {@code h:p=UP lag=0ms waiters=0; h2:p2=LAGGING ...} as {@code {h:p: "UP lag=0ms waiters=0", ...}}. */
   static Map<String, String> replicas(String states) {
     Map<String, String> out = new LinkedHashMap<>();
-    for (String entry : states.split("; ")) {
+    for (String entry : states.split("; ", -1)) { // empty entries have no "=": skipped
       int eq = entry.indexOf('=');
       if (eq > 0) {
         out.put(entry.substring(0, eq), entry.substring(eq + 1));

@@ -63,7 +63,8 @@ class RyowAutoConfigurationTest {
           .hasSingleBean(RyowMeterBinder.class)
           .hasSingleBean(RyowInfoContributor.class)
           .hasBean("ryowHealthIndicator");
-      FilterRegistrationBean<?> registration = context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class);
+      FilterRegistrationBean<?> registration =
+          context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class);
       assertThat(registration.getFilter()).isInstanceOf(RyowConsistencyFilter.class);
       assertThat(registration.getUrlPatterns()).containsExactly("/*");
       assertThat(registration.getOrder()).isEqualTo(Integer.MIN_VALUE + 20);
@@ -98,7 +99,8 @@ class RyowAutoConfigurationTest {
           assertThat(onBuilder).containsExactly(context.getBean(RyowClientHttpRequestInterceptor.class));
           assertThat(context.getBean(RyowClientHttpRequestInterceptor.class).toString())
               .contains("header=X-Ryow-Token", "mergeResponses=true");
-          FilterRegistrationBean<?> registration = context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class);
+          FilterRegistrationBean<?> registration =
+              context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class);
           assertThat(registration.getFilter().toString()).as("cookie transport serves calling services in the header")
               .contains("header=null", "callerHeader=X-Ryow-Token");
         });
@@ -114,7 +116,8 @@ class RyowAutoConfigurationTest {
         .withPropertyValues("spring.datasource.url=" + URL, "ryow.client.merge-response=false")
         .run(context -> assertThat(context.getBean(RyowClientHttpRequestInterceptor.class).toString())
             .contains("mergeResponses=false"));
-    StarterContexts.web().withUserConfiguration(HttpClients.class).withPropertyValues("spring.datasource.url=jdbc:mysql://127.0.0.1:1/app")
+    StarterContexts.web().withUserConfiguration(HttpClients.class)
+        .withPropertyValues("spring.datasource.url=jdbc:mysql://127.0.0.1:1/app")
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RyowClientHttpRequestInterceptor.class));
   }
 
@@ -262,7 +265,8 @@ class RyowAutoConfigurationTest {
   }
 
   private static RyowConsistencyFilter filter(AssertableWebApplicationContext context) {
-    return (RyowConsistencyFilter) context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class).getFilter();
+    return (RyowConsistencyFilter) context.getBean(RyowWebAutoConfiguration.FILTER_NAME, FilterRegistrationBean.class)
+        .getFilter();
   }
 
   @Test

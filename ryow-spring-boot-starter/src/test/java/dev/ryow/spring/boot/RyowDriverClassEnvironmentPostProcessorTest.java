@@ -19,7 +19,8 @@ class RyowDriverClassEnvironmentPostProcessorTest {
 
   @Test
   void aJdbcRyowUrlDefaultsTheDriverClass() {
-    assertThat(environment(Map.of("spring.datasource.url", StarterContexts.URL)).getProperty("spring.datasource.driver-class-name"))
+    assertThat(environment(Map.of("spring.datasource.url", StarterContexts.URL))
+            .getProperty("spring.datasource.driver-class-name"))
         .isEqualTo("dev.ryow.jdbc.RyowDriver");
   }
 
@@ -27,7 +28,8 @@ class RyowDriverClassEnvironmentPostProcessorTest {
   void theApplicationsDriverClassWinsAndOtherUrlsAreLeftAlone() {
     assertThat(environment(Map.of("spring.datasource.url", StarterContexts.URL, "spring.datasource.driver-class-name", "x.Y"))
         .getProperty("spring.datasource.driver-class-name")).isEqualTo("x.Y");
-    assertThat(environment(Map.of("spring.datasource.url", "jdbc:mysql://h/db")).getProperty("spring.datasource.driver-class-name"))
+    assertThat(environment(Map.of("spring.datasource.url", "jdbc:mysql://h/db"))
+            .getProperty("spring.datasource.driver-class-name"))
         .isNull();
     assertThat(environment(Map.of()).getProperty("spring.datasource.driver-class-name")).isNull();
   }

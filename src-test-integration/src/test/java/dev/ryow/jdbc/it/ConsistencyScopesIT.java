@@ -219,7 +219,8 @@ class ConsistencyScopesIT {
   }
 
   private static dev.ryow.jdbc.TokenCodec tokenCodecOf(String... params) throws SQLException {
-    return dev.ryow.jdbc.TokenCodec.of(dev.ryow.jdbc.config.RyowConfig.from(Topology.ryowUrl(params), new java.util.Properties()));
+    return dev.ryow.jdbc.TokenCodec.of(
+        dev.ryow.jdbc.config.RyowConfig.from(Topology.ryowUrl(params), new java.util.Properties()));
   }
 
   private static String runWriterProcess(String url, int id, int value) throws Exception {

@@ -84,10 +84,10 @@ class FallbackAndCaptureIT {
       Topology.pauseAppliers();
       insert(c, 2);
       assertThatThrownBy(() -> {
-            try (Statement s = c.createStatement()) {
-              s.executeQuery("SELECT v FROM it_fallback WHERE id = 2").close();
-            }
-          })
+        try (Statement s = c.createStatement()) {
+          s.executeQuery("SELECT v FROM it_fallback WHERE id = 2").close();
+        }
+      })
           .isInstanceOf(SQLTransientException.class)
           .hasMessageContaining("ryow.waitTimeout=30")
           .hasMessageContaining("ryow.fallback");

@@ -38,11 +38,11 @@ class HostAliasIT {
         + REPLICA_PORTS.get(0) + "/" + Topology.DATABASE + CREDENTIALS;
     String primaryUuid = uuidOf(PRIMARY_PORT);
     assertThatThrownBy(() -> {
-          try (Connection c = DriverManager.getConnection(url)) {
-            // What happened before the check: the "replica" localhost was the primary itself.
-            System.out.printf("connected; a replica read ran on port %s%n", Topology.queryString(c, "SELECT @@port"));
-          }
-        })
+      try (Connection c = DriverManager.getConnection(url)) {
+        // What happened before the check: the "replica" localhost was the primary itself.
+        System.out.printf("connected; a replica read ran on port %s%n", Topology.queryString(c, "SELECT @@port"));
+      }
+    })
         .isInstanceOf(SQLNonTransientConnectionException.class)
         .hasMessageContaining("127.0.0.1:" + PRIMARY_PORT)
         .hasMessageContaining("localhost:" + PRIMARY_PORT)

@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.Statement;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** What the JDBC face hands out: metadata result sets, calls after a reconnect, a replica that dies mid-result. */
@@ -75,15 +76,17 @@ class JdbcFaceIT {
     Connection c = Topology.ryow();
     CallableStatement call = c.prepareCall("{call it_face_missing(?)}");
     call.close();
-    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable m : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+    for (ThrowingCallable m : java.util.List.<ThrowingCallable>of(
         () -> call.setInt(1, 1), call::getConnection, call::getFetchSize, () -> call.unwrap(java.sql.Driver.class))) {
-      assertThatThrownBy(m).as("a closed CallableStatement").isInstanceOf(SQLException.class).hasMessage("No operations allowed after statement closed.");
+      assertThatThrownBy(m).as("a closed CallableStatement").isInstanceOf(SQLException.class)
+          .hasMessage("No operations allowed after statement closed.");
     }
     java.sql.DatabaseMetaData md = c.getMetaData();
     c.close();
-    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable m : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+    for (ThrowingCallable m : java.util.List.<ThrowingCallable>of(
         md::getURL, md::getConnection, () -> md.getTables(null, null, "%", null))) {
-      assertThatThrownBy(m).as("metadata of a closed connection").isInstanceOf(SQLException.class).hasMessage("Connection is closed");
+      assertThatThrownBy(m).as("metadata of a closed connection").isInstanceOf(SQLException.class)
+          .hasMessage("Connection is closed");
     }
   }
 

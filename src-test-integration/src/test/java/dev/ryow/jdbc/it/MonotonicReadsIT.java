@@ -42,7 +42,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>With the default URL: 0 backward reads, in one JVM and across two JVMs joined by a consistency
  * token, and also under even lag (both appliers blocked 200 ms of every second). With
- * {@code ryow.monotonicReads=false} ({@link WithoutTheGuarantee}): backward reads, so the test has teeth. Each run prints reads per server, replica share, round trips per read (counted on the
+ * {@code ryow.monotonicReads=false} ({@link WithoutTheGuarantee}): backward reads, so the test has teeth.
+ * Each run prints reads per server, replica share, round trips per read (counted on the
  * servers: the reads, the waits and the on-demand position reads) and read latency.
  */
 class MonotonicReadsIT {

@@ -47,6 +47,7 @@ class MyBatisIT {
     public Integer writtenOn;
     public Integer servedBy;
 
+    @SuppressWarnings("checkstyle:RedundantModifier") // MyBatis creates the rows through it by reflection
     public Item() {}
 
     Item(String name) {

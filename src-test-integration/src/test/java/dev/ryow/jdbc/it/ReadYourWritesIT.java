@@ -63,7 +63,8 @@ class ReadYourWritesIT {
         futures.add(pool.submit(() -> {
           try (Connection ryow = Topology.ryow(ryowParameters);
               Connection plainReplica = Topology.plain(REPLICA_PORTS.get(thread % REPLICA_PORTS.size()));
-              PreparedStatement write = ryow.prepareStatement("INSERT INTO it_ryow (id, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)");
+              PreparedStatement write =
+                  ryow.prepareStatement("INSERT INTO it_ryow (id, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)");
               PreparedStatement read = ryow.prepareStatement("SELECT v, @@port FROM it_ryow WHERE id = ?");
               PreparedStatement plainRead = plainReplica.prepareStatement("SELECT v FROM it_ryow WHERE id = ?")) {
             RyowConnection info = ryow.unwrap(RyowConnection.class);

@@ -46,7 +46,7 @@ class RecoveryIT {
   }
 
   @Test
-  void primaryConnectionClosedByTheServer_aReadRunsAgain_aWriteFailsOnceAndTheNextWorks() throws SQLException {
+  void primaryConnectionClosedByTheServerAReadRunsAgainAWriteFailsOnceAndTheNextWorks() throws SQLException {
     try (Connection c = Topology.ryow("ryow.failoverTimeout=20003")) {
       long session = c.unwrap(JdbcConnection.class).getId();
       Topology.exec(PRIMARY_PORT, "KILL " + session);
@@ -68,7 +68,7 @@ class RecoveryIT {
   }
 
   @Test
-  void replicaConnectionClosedByTheServer_theReadRunsAgainElsewhere() throws SQLException {
+  void replicaConnectionClosedByTheServerTheReadRunsAgainElsewhere() throws SQLException {
     try (Connection c = Topology.ryow("ryow.failoverTimeout=20004")) {
       MetricsSnapshot before = c.unwrap(RyowConnection.class).clusterMetrics();
       int[] first = ask(c, "/* ryow:replica */ SELECT @@port, @@pseudo_thread_id");

@@ -190,7 +190,8 @@ class RoutingIT {
       assertThat(Topology.queryString(c, "/* ryow:replica */ SELECT @@session.time_zone")).isEqualTo("+05:00");
       assertThat(c.unwrap(RyowConnection.class).lastServerRole()).isEqualTo(ServerRole.REPLICA);
       c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      assertThat(Topology.queryString(c, "/* ryow:replica */ SELECT @@session.transaction_isolation")).isEqualTo("READ-COMMITTED");
+      assertThat(Topology.queryString(c, "/* ryow:replica */ SELECT @@session.transaction_isolation"))
+          .isEqualTo("READ-COMMITTED");
       assertThat(c.unwrap(RyowConnection.class).lastServerRole()).isEqualTo(ServerRole.REPLICA);
     }
   }

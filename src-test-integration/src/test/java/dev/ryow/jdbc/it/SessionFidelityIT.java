@@ -194,7 +194,8 @@ class SessionFidelityIT {
       s.execute("SET @@session.sql_mode = 'ANSI_QUOTES'");
       s.execute("SET NAMES utf8mb4 COLLATE utf8mb4_bin");
       s.execute("SET @@session.sql_mode = 'ANSI_QUOTES,NO_ZERO_DATE'");
-      try (ResultSet rs = s.executeQuery("/* ryow:replica */ SELECT @@session.sql_mode, @@session.collation_connection, @@port")) {
+      try (ResultSet rs =
+          s.executeQuery("/* ryow:replica */ SELECT @@session.sql_mode, @@session.collation_connection, @@port")) {
         rs.next();
         assertThat(rs.getString(1)).isEqualTo("ANSI_QUOTES,NO_ZERO_DATE");
         assertThat(rs.getString(2)).isEqualTo("utf8mb4_bin");

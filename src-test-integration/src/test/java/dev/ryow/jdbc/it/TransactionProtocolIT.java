@@ -107,9 +107,9 @@ class TransactionProtocolIT {
   @Test
   void aWriteInAReadOnlyTransactionStillFails() throws SQLException {
     assertThatThrownBy(() -> readOnly.executeWithoutResult(s -> {
-          jdbc.queryForObject("SELECT v FROM " + TABLE + " WHERE id = 0", Integer.class);
-          jdbc.update("UPDATE " + TABLE + " SET v = 42 WHERE id = 0");
-        }))
+      jdbc.queryForObject("SELECT v FROM " + TABLE + " WHERE id = 0", Integer.class);
+      jdbc.update("UPDATE " + TABLE + " SET v = 42 WHERE id = 0");
+    }))
         .isInstanceOf(DataAccessException.class)
         // Connector/J's own refusal, as without the driver: the primary connection is read-only when the write comes.
         .hasMessageContaining("Connection is read-only");

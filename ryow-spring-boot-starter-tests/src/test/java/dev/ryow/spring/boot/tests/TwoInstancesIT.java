@@ -251,7 +251,8 @@ class TwoInstancesIT {
     assertThat(readOff.headers().allValues("Set-Cookie")).as("filter off: no cookie").isEmpty();
 
     for (ApplicationInstance instance : List.of(onA, onB)) {
-      http.send(HttpRequest.newBuilder(URI.create(instance.base() + "/items/9001")).build(), HttpResponse.BodyHandlers.ofString());
+      http.send(HttpRequest.newBuilder(URI.create(instance.base() + "/items/9001")).build(),
+          HttpResponse.BodyHandlers.ofString());
       JsonNode health = get(instance, "/actuator/health");
       assertThat(health.path("status").asString()).as(instance.name()).isEqualTo("UP");
       JsonNode ryow = health.path("components").path("ryow");
@@ -270,7 +271,8 @@ class TwoInstancesIT {
       assertThat(reads.path("measurements").get(0).path("value").asDouble()).as(instance.name() + " ryow.reads").isPositive();
       assertThat(get(instance, "/actuator/metrics/ryow.replicas").path("measurements").get(0).path("value").asDouble())
           .as(instance.name() + " ryow.replicas").isEqualTo(REPLICA_PORTS.size());
-      assertThat(instance.output()).as(instance.name() + " log").doesNotContain(Servers.PASSWORD + "@", "password=" + Servers.PASSWORD);
+      assertThat(instance.output()).as(instance.name() + " log")
+          .doesNotContain(Servers.PASSWORD + "@", "password=" + Servers.PASSWORD);
     }
   }
 
