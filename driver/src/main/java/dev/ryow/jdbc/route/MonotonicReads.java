@@ -17,9 +17,11 @@ import org.jspecify.annotations.Nullable;
  * behind} while another replica is not, or when it would have to wait for the read's writes while
  * another replica already has them or while its waiter cap ({@code ryow.maxWaitersPerReplica}) is reached
  * and another replica in rotation has room (a read beyond the cap tries another replica). Reads pending on several servers (reads of other threads that ran
- * at the same time) keep the best of them as home and have the others' positions read. Reads pending on
- * the primary (a read that fell back there) leave it only if some replica is current; otherwise the read
- * stays on the primary ({@link ReadRequirement#primaryOnly()}). A position that could not be read leaves
+ * at the same time) keep the best of them as home and have the others' positions read. A home that would
+ * wait while it is {@linkplain ReplicaEndpoint#stalled() stalled} is left too when another replica in
+ * rotation is not. Reads pending on the primary (a read that fell back there) leave it, after reading the
+ * primary's position, as soon as some replica in rotation is not stalled; while none is, the read stays on
+ * the primary ({@link ReadRequirement#primaryOnly()}) and no position is read. A position that could not be read leaves
  * the read to the primary, whose state contains every replica's.
  *
  * <p>One per logical connection; not thread-safe; no allocation on the way through (scratch arrays).
@@ -86,7 +88,7 @@ public final class MonotonicReads {
     if (home != null && leaveWorthy(home, all, ofSource, source)) {
       home = null;
     }
-    if (home == null && onPrimary && onlyPrimary(pending) && !anyCurrent(null)) {
+    if (home == null && onPrimary && onlyPrimary(pending) && !anyCanServe()) {
       out.set(all, ofSource, source, null, true);
       return 0;
     }
@@ -238,11 +240,28 @@ public final class MonotonicReads {
     }
     if (!has(home, all, ofSource, source)) {
       boolean homeFull = !home.hasWaitRoom();
+      boolean homeStalled = home.stalled();
       for (ReplicaEndpoint e : cluster.servers()) {
         if (e != home && e.health().inRotation()
-            && (e.knownExecuted().contains(all) || (homeFull && e.hasWaitRoom() && e != cluster.primaryEndpoint()))) {
+            && (e.knownExecuted().contains(all)
+                || ((homeFull || homeStalled) && e.hasWaitRoom() && e != cluster.primaryEndpoint() && !e.stalled()))) {
           return true;
         }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Some replica may serve a read now: in rotation and not {@linkplain ReplicaEndpoint#stalled() stalled}
+   * (it advances, so a wait there is worth trying). Reads pending on the primary leave it then, after
+   * reading its position; while every replica is stalled or out of rotation they stay there without it.
+   */
+  private boolean anyCanServe() {
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != primary && e.health().inRotation() && !e.stalled()) {
+        return true;
       }
     }
     return false;

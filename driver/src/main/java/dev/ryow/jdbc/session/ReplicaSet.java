@@ -57,6 +57,8 @@ final class ReplicaSet {
    */
   private @Nullable Slot deferredSlot;
   private GtidSet deferredWatermark = GtidSet.EMPTY;
+  /** The replica's known position when the deferred wait was sent (to tell whether it advanced since). */
+  private GtidSet deferredKnownBefore = GtidSet.EMPTY;
   private long deferredSinceNanos;
 
   /** One server's physical connection of this logical connection. */
@@ -220,6 +222,11 @@ final class ReplicaSet {
       case SKIP -> {
         return null;
       }
+      case SKIP_STALLED -> {
+        metrics.stalledSkipped();
+        admission.stalled(e, slot);
+        return null;
+      }
       case WAIT -> { }
     }
     if (!e.tryEnterWait()) {
@@ -227,9 +234,11 @@ final class ReplicaSet {
       admission.capped(e, slot);
       return null;
     }
+    GtidSet knownBefore = e.knownExecuted();
     if (deferWait) {
       deferredSlot = slot;
       deferredWatermark = watermark;
+      deferredKnownBefore = knownBefore;
       deferredSinceNanos = System.nanoTime();
       return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
     }
@@ -249,6 +258,7 @@ final class ReplicaSet {
     }
     if (outcome == WaitOutcome.TIMED_OUT) {
       metrics.waitTimedOut();
+      e.waitMissed(true, knownBefore);
     } else {
       metrics.waitFailed();
     }
@@ -287,6 +297,7 @@ final class ReplicaSet {
     endDeferredWait(slot);
     unpin(slot);
     metrics.waitTimedOut();
+    slot.endpoint.waitMissed(true, deferredKnownBefore);
     return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, deferredWatermark, null, wantAutoCommit);
   }
 
