@@ -2,6 +2,7 @@ package dev.ryow.jdbc.route;
 
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -87,6 +88,12 @@ public final class MonotonicReads {
     }
     if (home != null && leaveWorthy(home, all, ofSource, source)) {
       home = null;
+    }
+    if (home != null && cluster.pollRounds() > 0) {
+      ReplicaEndpoint turn = turn();
+      if (turn != null && turn != home) {
+        home = turn; // the JVM's turn moved on: the old home's position is read, the read bound to the new one
+      }
     }
     if (home == null && onPrimary && onlyPrimary(pending) && !anyCanServe()) {
       out.set(all, ofSource, source, null, true);
@@ -250,6 +257,36 @@ public final class MonotonicReads {
       }
     }
     return false;
+  }
+
+  /**
+   * The replica whose turn it is to be the home of the JVM's monotonic reads, or null when none may be:
+   * the turn moves to the next replica at every poll round ({@link Cluster#pollRounds()}), skipping those
+   * out of rotation, {@linkplain ReplicaEndpoint#behind() behind}, {@linkplain ReplicaEndpoint#stalled()
+   * stalled} or at their waiter cap. Every connection of the JVM sees the same turn, so its reads stay on
+   * one replica within a round (no position reads between connections) and every replica takes its share
+   * over the rounds; moving costs reading the old home's position once a round. Before the first round
+   * (no poll yet) nobody's turn comes: a home stays.
+   */
+  private @Nullable ReplicaEndpoint turn() {
+    List<ReplicaEndpoint> servers = cluster.servers();
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    int n = servers.size();
+    int round = cluster.pollRounds();
+    ReplicaEndpoint best = null;
+    int bestKey = Integer.MAX_VALUE;
+    for (int i = 0; i < n; i++) {
+      ReplicaEndpoint e = servers.get(i);
+      if (e == primary || e.vacant() || !e.health().inRotation() || e.behind() || e.stalled() || !e.hasWaitRoom()) {
+        continue;
+      }
+      int key = Math.floorMod(e.index() - round, n);
+      if (key < bestKey) {
+        bestKey = key;
+        best = e;
+      }
+    }
+    return best;
   }
 
   /**

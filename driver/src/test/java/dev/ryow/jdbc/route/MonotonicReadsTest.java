@@ -156,6 +156,26 @@ class MonotonicReadsTest {
   }
 
   @Test
+  void theHomeTakesTurnsByPollRoundAmongReplicasThatAreCurrent() {
+    jvm.observed(U2, f.tick());
+    assertThat(plan(GtidSet.EMPTY)).as("no round yet: the home stays").isZero();
+    assertThat(req.home()).isSameAs(f.r2);
+    f.cluster.pollRoundDone(f.tick()); // round 1: r1's turn ((index - round) mod 4 smallest)
+    assertThat(plan(GtidSet.EMPTY)).as("the old home's position is read").isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.r2);
+    assertThat(req.home()).isSameAs(f.r1);
+    f.cluster.pollRoundDone(f.tick()); // round 2: r2's turn
+    assertThat(f.r2.waitMissed(true, f.r2.knownExecuted())).isTrue();
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    assertThat(req.home()).as("r2 is stalled: its turn passes to r3").isSameAs(f.r3);
+    assertThat(f.r3.waitMissed(true, f.r3.knownExecuted())).isTrue();
+    f.r1.waitMissed(true, f.r1.knownExecuted());
+    jvm.observed(U2, f.tick());
+    assertThat(plan(GtidSet.EMPTY)).as("no replica may take the turn: the home stays").isZero();
+    assertThat(req.home()).isSameAs(f.r2);
+  }
+
+  @Test
   void aReadOnThePrimaryLeavesItForAReplicaThatIsBehindButNotStalled() {
     jvm.observed(P, f.tick());
     f.r1.behind(true);
