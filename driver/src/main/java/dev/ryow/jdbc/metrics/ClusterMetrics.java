@@ -23,6 +23,7 @@ public final class ClusterMetrics {
   private final LongAdder unknownGtidReads = new LongAdder();
   private final LongAdder waitsCapped = new LongAdder();
   private final LongAdder outOfRotationSkips = new LongAdder();
+  private final LongAdder stalledSkips = new LongAdder();
   private final LongAdder fallbacksThrottled = new LongAdder();
   private final LongAdder positionPolls = new LongAdder();
   private final LongAdder positionResets = new LongAdder();
@@ -116,6 +117,14 @@ public final class ClusterMetrics {
   /** A read that needed a wait passed over a replica that is out of rotation. */
   public void outOfRotationSkipped() {
     outOfRotationSkips.increment();
+  }
+
+  /**
+   * A read that needed a wait passed over a replica in rotation predicted stalled (not advancing while the
+   * primary did), instead of waiting there.
+   */
+  public void stalledSkipped() {
+    stalledSkips.increment();
   }
 
   /** A read should have fallen back to the primary but the fallback budget was spent. */
@@ -212,6 +221,7 @@ public final class ClusterMetrics {
         unknownGtidReads.sum(),
         waitsCapped.sum(),
         outOfRotationSkips.sum(),
+        stalledSkips.sum(),
         fallbacksThrottled.sum(),
         positionPolls.sum(),
         positionResets.sum(),

@@ -19,6 +19,8 @@ package dev.ryow.jdbc.metrics;
  * @param unknownGtidReads reads sent to the primary because their watermark named unknown GTIDs
  * @param waitsCapped reads that did not wait on a replica because its waiter cap was reached
  * @param outOfRotationSkips times a read needing a wait passed over a replica out of rotation
+ * @param stalledSkips times a read needing a wait passed over a replica in rotation that was predicted stalled
+ *     (it had not advanced while the primary had): skipped at once, with no {@code ryow.waitTimeout} wait
  * @param fallbacksThrottled reads that should have gone to the primary when the fallback budget was spent
  * @param positionPolls background polls of a server's position and health
  * @param positionResets replica positions discarded (server_uuid changed or GTIDs went backwards)
@@ -54,6 +56,7 @@ public record MetricsSnapshot(
     long unknownGtidReads,
     long waitsCapped,
     long outOfRotationSkips,
+    long stalledSkips,
     long fallbacksThrottled,
     long positionPolls,
     long positionResets,

@@ -53,6 +53,10 @@ public final class Cluster {
   private final ClusterMetrics metrics = new ClusterMetrics();
   private final ClassificationCache classifications = new ClassificationCache();
   private final AtomicInteger nextReplica = new AtomicInteger();
+  /** Poll rounds finished: whose turn it is to be the JVM's home for monotonic reads ({@link MonotonicReads}). */
+  private volatile int pollRounds;
+  /** When the last poll round finished ({@link System#nanoTime()}); meaningless while {@link #pollRounds} is 0. */
+  private volatile long lastRoundEndNanos;
   private final ConsistencyMode consistency;
   private final UnknownGtidPolicy unknownGtids;
   private final TokenCodec tokenCodec;
@@ -377,6 +381,23 @@ public final class Cluster {
       outageOver(current);
     }
     return true;
+  }
+
+  /** Poll rounds the poller has finished (it alone writes it). */
+  public int pollRounds() {
+    return pollRounds;
+  }
+
+  /** When the last poll round finished ({@link System#nanoTime()}); meaningless before the first. */
+  public long lastRoundEndNanos() {
+    return lastRoundEndNanos;
+  }
+
+  /** The poller finished a round at {@code nowNanos}. */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // one writer, the poller's thread: readers only need to see it
+  void pollRoundDone(long nowNanos) {
+    lastRoundEndNanos = nowNanos;
+    pollRounds = pollRounds + 1;
   }
 
   /** Where the next logical connection starts its round-robin walk over the servers. */

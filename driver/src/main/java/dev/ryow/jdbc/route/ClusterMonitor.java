@@ -163,6 +163,7 @@ final class ClusterMonitor {
       states.append(e.describe());
     }
     metrics.replicaHealth(inRotation, out, maxLag, states.toString());
+    cluster.pollRoundDone(System.nanoTime());
   }
 
   /**

@@ -45,6 +45,11 @@ public final class FallbackPolicy {
     WAIT_FAILED,
     /** Every replica that could have waited already had {@code ryow.maxWaitersPerReplica} waiting reads. */
     CAPPED,
+    /**
+     * Every replica that could have waited was predicted {@linkplain StallRule stalled} (not advancing while
+     * the primary did): not waited on.
+     */
+    STALLED,
     /** No replica is reachable and in rotation. */
     NO_REPLICA
   }
@@ -152,6 +157,8 @@ public final class FallbackPolicy {
       case WAIT_FAILED -> "Replica " + replica + " could not wait for this connection's writes (" + wait + ")";
       case CAPPED -> "Replica " + replica + " already has " + RyowProperties.MAX_WAITERS_PER_REPLICA.name() + "="
           + maxWaiters + " reads waiting (" + wait + "), and no other replica could take the read";
+      case STALLED -> "Replica " + replica + " has not advanced while the primary has (stalled), so it was not waited"
+          + " on for this connection's writes (" + wait + "), and no other replica could take the read";
       case NO_REPLICA -> "No replica is reachable and in rotation" + (replica == null ? "" : " (last tried " + replica + ")")
           + " to wait for this connection's writes (" + wait + ")";
     };

@@ -2,6 +2,7 @@ package dev.ryow.jdbc.route;
 
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  * another replica already has them or while its waiter cap ({@code ryow.maxWaitersPerReplica}) is reached
  * and another replica in rotation has room (a read beyond the cap tries another replica). Reads pending on
  * several servers (reads of other threads that ran at the same time) keep the best of them as home and
- * have the others' positions read. Reads pending on
- * the primary (a read that fell back there) leave it only if some replica is current; otherwise the read
- * stays on the primary ({@link ReadRequirement#primaryOnly()}). A position that could not be read leaves
+ * have the others' positions read. A home that would wait while it is
+ * {@linkplain ReplicaEndpoint#stalled() stalled} is left too when another replica in rotation is not.
+ * Reads pending on the primary (a read that fell back there) leave it, after reading the primary's
+ * position, as soon as some replica in rotation is not stalled; while none is, the read stays on the
+ * primary ({@link ReadRequirement#primaryOnly()}) and no position is read. A position that could not be read leaves
  * the read to the primary, whose state contains every replica's.
  *
  * <p>One per logical connection; not thread-safe; no allocation on the way through (scratch arrays).
@@ -87,7 +90,13 @@ public final class MonotonicReads {
     if (home != null && leaveWorthy(home, all, ofSource, source)) {
       home = null;
     }
-    if (home == null && onPrimary && onlyPrimary(pending) && !anyCurrent(null)) {
+    if (home != null && cluster.pollRounds() > 0) {
+      ReplicaEndpoint turn = turn();
+      if (turn != null && turn != home) {
+        home = turn; // the JVM's turn moved on: the old home's position is read, the read bound to the new one
+      }
+    }
+    if (home == null && onPrimary && onlyPrimary(pending) && !anyCanServe()) {
       out.set(all, ofSource, source, null, true);
       return 0;
     }
@@ -239,11 +248,58 @@ public final class MonotonicReads {
     }
     if (!has(home, all, ofSource, source)) {
       boolean homeFull = !home.hasWaitRoom();
+      boolean homeStalled = home.stalled();
       for (ReplicaEndpoint e : cluster.servers()) {
         if (e != home && e.health().inRotation()
-            && (e.knownExecuted().contains(all) || (homeFull && e.hasWaitRoom() && e != cluster.primaryEndpoint()))) {
+            && (e.knownExecuted().contains(all)
+                || ((homeFull || homeStalled) && e.hasWaitRoom() && e != cluster.primaryEndpoint() && !e.stalled()))) {
           return true;
         }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The replica whose turn it is to be the home of the JVM's monotonic reads, or null when none may be:
+   * the turn moves to the next replica at every poll round ({@link Cluster#pollRounds()}), skipping those
+   * out of rotation, {@linkplain ReplicaEndpoint#behind() behind}, {@linkplain ReplicaEndpoint#stalled()
+   * stalled} or at their waiter cap. Every connection of the JVM sees the same turn, so its reads stay on
+   * one replica within a round (no position reads between connections) and every replica takes its share
+   * over the rounds; moving costs reading the old home's position once a round. Before the first round
+   * (no poll yet) nobody's turn comes: a home stays.
+   */
+  private @Nullable ReplicaEndpoint turn() {
+    List<ReplicaEndpoint> servers = cluster.servers();
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    int n = servers.size();
+    int round = cluster.pollRounds();
+    ReplicaEndpoint best = null;
+    int bestKey = Integer.MAX_VALUE;
+    for (int i = 0; i < n; i++) {
+      ReplicaEndpoint e = servers.get(i);
+      if (e == primary || e.vacant() || !e.health().inRotation() || e.behind() || e.stalled() || !e.hasWaitRoom()) {
+        continue;
+      }
+      int key = Math.floorMod(e.index() - round, n);
+      if (key < bestKey) {
+        bestKey = key;
+        best = e;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Some replica may serve a read now: in rotation and not {@linkplain ReplicaEndpoint#stalled() stalled}
+   * (it advances, so a wait there is worth trying). Reads pending on the primary leave it then, after
+   * reading its position; while every replica is stalled or out of rotation they stay there without it.
+   */
+  private boolean anyCanServe() {
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != primary && e.health().inRotation() && !e.stalled()) {
+        return true;
       }
     }
     return false;

@@ -20,6 +20,11 @@ public final class ReadAdmission<S> {
     READ_NOW,
     /** Out of rotation and not known to have the set: never waited on; try the next. */
     SKIP,
+    /**
+     * In rotation but {@linkplain StallRule stalled}: a wait would time out; never waited on, try the next
+     * ({@link #stalled} records it).
+     */
+    SKIP_STALLED,
     /** In rotation: wait there if its waiter cap has room ({@link #capped} when it has not). */
     WAIT
   }
@@ -28,6 +33,7 @@ public final class ReadAdmission<S> {
   private @Nullable ReplicaEndpoint blamed;
   private @Nullable S staleCandidate;
   private boolean capped;
+  private boolean stalled;
 
   /**
    * The step for a candidate whose server is {@code server}, for a read that must see {@code required};
@@ -35,15 +41,19 @@ public final class ReadAdmission<S> {
    * successful wait), or null.
    */
   public static Step judge(GtidSet required, @Nullable GtidSet verified, ReplicaEndpoint server) {
-    return judge(required, verified, server.knownExecuted(), server.health());
+    return judge(required, verified, server.knownExecuted(), server.health(), server.stalled());
   }
 
   /** {@link #judge(GtidSet, GtidSet, ReplicaEndpoint)} on what is known of the server. */
-  public static Step judge(GtidSet required, @Nullable GtidSet verified, GtidSet knownExecuted, Health health) {
+  public static Step judge(
+      GtidSet required, @Nullable GtidSet verified, GtidSet knownExecuted, Health health, boolean stalled) {
     if (required.isEmpty() || (verified != null && verified.contains(required)) || knownExecuted.contains(required)) {
       return Step.READ_NOW;
     }
-    return health.inRotation() ? Step.WAIT : Step.SKIP;
+    if (!health.inRotation()) {
+      return Step.SKIP;
+    }
+    return stalled ? Step.SKIP_STALLED : Step.WAIT;
   }
 
   /** A new read: nothing tried yet. */
@@ -52,6 +62,26 @@ public final class ReadAdmission<S> {
     blamed = null;
     staleCandidate = null;
     capped = false;
+    stalled = false;
+  }
+
+  /**
+   * {@code server} is stalled and lacks the read's set: not waited on, the next candidate is tried; it is
+   * blamed unless another replica was, and may serve the read stale.
+   */
+  public void stalled(ReplicaEndpoint server, S candidate) {
+    stalled = true;
+    if (blamed == null) {
+      blamed = server;
+    }
+    if (staleCandidate == null) {
+      staleCandidate = candidate;
+    }
+  }
+
+  /** Whether a stalled replica was passed over. */
+  public boolean wasStalled() {
+    return stalled;
   }
 
   /** {@code server}'s waiter cap was full: the next candidate is tried; it may still serve the read stale. */
@@ -78,9 +108,15 @@ public final class ReadAdmission<S> {
     return reason != FallbackPolicy.Reason.NO_REPLICA;
   }
 
-  /** Why the read falls back: the failed wait's reason, else {@code CAPPED} if a cap turned it away, else no replica. */
+  /**
+   * Why the read falls back: the failed wait's reason, else {@code CAPPED} if a cap turned it away, else
+   * {@code STALLED} if a stalled replica was passed over, else no replica.
+   */
   public FallbackPolicy.Reason reason() {
-    return reason == FallbackPolicy.Reason.NO_REPLICA && capped ? FallbackPolicy.Reason.CAPPED : reason;
+    if (reason != FallbackPolicy.Reason.NO_REPLICA) {
+      return reason;
+    }
+    return capped ? FallbackPolicy.Reason.CAPPED : stalled ? FallbackPolicy.Reason.STALLED : reason;
   }
 
   /** The replica the fallback names (whose wait failed or whose cap was full), or null. */

@@ -30,6 +30,8 @@ public final class ReplicaEndpoint {
   private final Semaphore waitPermits;
   private volatile @Nullable String serverUuid;
   private final AtomicReference<HealthState> state = new AtomicReference<>(HealthState.INITIAL);
+  /** Its progress as polls and waits saw it: whether it is predicted stalled ({@link StallRule}). */
+  private final AtomicReference<Progress> progress = new AtomicReference<>(Progress.INITIAL);
   private volatile @Nullable PollSnapshot lastPoll;
   /** Its last poll found it behind the primary's position of the round before (see {@link #behind()}). */
   private volatile boolean behind;
@@ -87,6 +89,51 @@ public final class ReplicaEndpoint {
   /** A set the server has certainly executed (it only lags behind the truth). */
   public GtidSet knownExecuted() {
     return Objects.requireNonNull(knownExecuted.get());  // never set to null
+  }
+
+  /**
+   * Whether it is predicted stalled ({@link StallRule}): found not advancing while the primary advanced,
+   * and not advanced since. A read it lacks the watermark of skips it instead of waiting there.
+   */
+  public boolean stalled() {
+    return StallRule.stalled(Objects.requireNonNull(progress.get()).stalledAt(), knownExecuted());
+  }
+
+  /** When it was found stalled at its current known position ({@link System#nanoTime()}), 0 when it is not stalled. */
+  public long stalledSinceNanos() {
+    Progress p = Objects.requireNonNull(progress.get());
+    return StallRule.stalled(p.stalledAt(), knownExecuted()) ? p.stalledSinceNanos() : 0;
+  }
+
+  /**
+   * A wait on it did not reach its set ({@code timedOut}: it returned 1); {@code knownBefore} is
+   * {@link #knownExecuted()} read before the wait was sent. Found stalled at that position unless it
+   * advanced meanwhile (a poll during the wait). Returns whether it is stalled now.
+   */
+  // Known positions and progress records are immutable: identity is "unchanged", and compareAndSet compares identities.
+  @SuppressWarnings("ReferenceEquality")
+  public boolean waitMissed(boolean timedOut, GtidSet knownBefore) {
+    if (!StallRule.stalledByWait(timedOut) || knownExecuted() != knownBefore) {
+      return false;
+    }
+    changeProgress(p -> p.stalled(knownBefore, System.nanoTime()));
+    return stalled();
+  }
+
+  // Known positions and progress records are immutable: identity is "unchanged", and compareAndSet compares identities.
+  @SuppressWarnings("ReferenceEquality")
+  private void changeProgress(UnaryOperator<Progress> transition) {
+    while (true) {
+      Progress current = Objects.requireNonNull(progress.get());
+      Progress next = transition.apply(current);
+      if (next == current) {
+        return;
+      }
+      if (progress.compareAndSet(current, next)) {
+        version.bump();
+        return;
+      }
+    }
   }
 
   /** The {@code server_uuid} the known position belongs to, null before the first poll. */
@@ -204,6 +251,8 @@ public final class ReplicaEndpoint {
    * @param startedNanos {@link System#nanoTime()} just before the poll's query was sent
    * @return true when the known position was reset
    */
+  // Known positions and progress records are immutable: identity is "unchanged", and compareAndSet compares identities.
+  @SuppressWarnings("ReferenceEquality")
   boolean observe(ServerStatus status, GtidSet knownBefore, long startedNanos) {
     String previousUuid = serverUuid;
     boolean reset = (previousUuid != null && !previousUuid.equals(status.serverUuid()))
@@ -218,6 +267,11 @@ public final class ReplicaEndpoint {
     boolean everReset = reset || (previous != null && previous.everReset());
     long resetAt = reset ? startedNanos : previous != null ? previous.resetStartedNanos() : 0;
     lastPoll = new PollSnapshot(startedNanos, status.serverUuid(), status.position(), resetAt, everReset);
+    GtidSet known = knownExecuted();
+    boolean inRotation = health().inRotation();
+    boolean wasBehind = behind;
+    changeProgress(p -> p.polled(known, StallRule.stalledByPoll(known != p.polledKnown(), wasBehind, inRotation),
+        startedNanos));
     version.bump();
     return reset;
   }

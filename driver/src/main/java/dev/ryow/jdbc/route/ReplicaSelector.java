@@ -12,7 +12,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>in rotation and already known to have the watermark (no wait round trip);
  *   <li>out of rotation but reachable and known to have the watermark (correct without a wait);
  *   <li>{@link Health#UP} (the read waits there);
- *   <li>{@link Health#PAUSED}: replication stopped for a moment (the read waits there, for it may resume).
+ *   <li>{@link Health#PAUSED}: replication stopped for a moment (the read waits there, for it may resume);
+ *   <li>in rotation but {@linkplain StallRule stalled}: listed last, so that the read waits on a replica that
+ *       advances if there is one ({@link ReadAdmission} skips it without a wait).
  * </ol>
  *
  * Unreachable servers, the primary, out-of-rotation servers without the watermark, and servers the
@@ -80,7 +82,7 @@ public final class ReplicaSelector {
       if (has) {
         tier = h.inRotation() ? 0 : 1;
       } else if (h.inRotation()) {
-        tier = h == Health.UP ? 2 : 3;
+        tier = e.stalled() ? 4 : h == Health.UP ? 2 : 3;
       } else {
         continue;
       }

@@ -59,6 +59,8 @@ final class ReplicaSet {
    */
   private @Nullable Slot deferredSlot;
   private GtidSet deferredWatermark = GtidSet.EMPTY;
+  /** The replica's known position when the deferred wait was sent (to tell whether it advanced since). */
+  private GtidSet deferredKnownBefore = GtidSet.EMPTY;
   private long deferredSinceNanos;
 
   /** One server's physical connection of this logical connection. */
@@ -228,12 +230,19 @@ final class ReplicaSet {
     if (mirror != null) {
       mirror.sync(c.jdbc(), wantAutoCommit);
     }
-    switch (ReadAdmission.judge(watermark, slot.verified, e)) {
+    // While the primary is lost a stalled replica is still waited on: no cheaper server can serve the read.
+    boolean skipStalled = e.stalled() && !cluster.primaryLost();
+    switch (ReadAdmission.judge(watermark, slot.verified, e.knownExecuted(), e.health(), skipStalled)) {
       case READ_NOW -> {
         metrics.waitSkipped();
         return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
       }
       case SKIP -> {
+        return null;
+      }
+      case SKIP_STALLED -> {
+        metrics.stalledSkipped();
+        admission.stalled(e, slot);
         return null;
       }
       case WAIT -> { }
@@ -243,9 +252,11 @@ final class ReplicaSet {
       admission.capped(e, slot);
       return null;
     }
+    GtidSet knownBefore = e.knownExecuted();
     if (deferWait) {
       deferredSlot = slot;
       deferredWatermark = watermark;
+      deferredKnownBefore = knownBefore;
       deferredSinceNanos = System.nanoTime();
       return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
     }
@@ -265,6 +276,7 @@ final class ReplicaSet {
     }
     if (outcome == WaitOutcome.TIMED_OUT) {
       metrics.waitTimedOut();
+      e.waitMissed(true, knownBefore);
     } else {
       metrics.waitFailed();
     }
@@ -304,6 +316,7 @@ final class ReplicaSet {
     endDeferredWait(slot);
     unpin(slot);
     metrics.waitTimedOut();
+    slot.endpoint.waitMissed(true, deferredKnownBefore);
     return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, deferredWatermark, null, wantAutoCommit);
   }
 

@@ -85,7 +85,8 @@ class RyowMeterBinderTest {
       metrics::replicaRead, metrics::primaryRead, metrics::primaryWrite, () -> metrics.waited(1),
       metrics::waitSkipped, metrics::waitTimedOut, metrics::waitFailed, metrics::fellBackToPrimary,
       metrics::fallbackRejected, metrics::staleRead, metrics::gtidQuery, metrics::gtidSubsetCheck,
-      metrics::unknownGtidRead, metrics::waitCapped, metrics::outOfRotationSkipped, metrics::fallbackThrottled,
+      metrics::unknownGtidRead, metrics::waitCapped, metrics::outOfRotationSkipped, metrics::stalledSkipped,
+      metrics::fallbackThrottled,
       metrics::positionPolled, metrics::positionReset, metrics::replicaFailed, metrics::replicaRecovered,
       metrics::readRetried, metrics::primaryReconnected, metrics::primaryFailedOver, metrics::lostGtidsForgotten
     };

@@ -139,18 +139,69 @@ class MonotonicReadsTest {
   }
 
   @Test
-  void aReadOnThePrimaryStaysThereWhileNoReplicaIsCurrentElseItsPositionIsRead() {
+  void aReadOnThePrimaryStaysThereWhileEveryReplicaIsStalledElseItsPositionIsRead() {
     jvm.observed(P, f.tick());
-    f.r1.behind(true);
-    f.r2.behind(true);
-    f.r3.behind(true);
+    for (ReplicaEndpoint r : List.of(f.r1, f.r2, f.r3)) {
+      r.behind(true);
+      assertThat(r.waitMissed(true, r.knownExecuted())).isTrue();
+    }
     assertThat(plan(GtidSet.EMPTY)).isZero();
     assertThat(req.primaryOnly()).isTrue();
     assertThat(order()).isEmpty();
 
-    f.r3.behind(false);
-    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    f.poll(f.r3, U3, "1-101", "");
+    assertThat(f.r3.stalled()).as("it advanced").isFalse();
+    assertThat(plan(GtidSet.EMPTY)).as("r3 advances: the primary's position is read, then r3 may serve").isEqualTo(1);
     assertThat(probes(1)).containsExactly(f.primary);
+  }
+
+  @Test
+  void theHomeTakesTurnsByPollRoundAmongReplicasThatAreCurrent() {
+    jvm.observed(U2, f.tick());
+    assertThat(plan(GtidSet.EMPTY)).as("no round yet: the home stays").isZero();
+    assertThat(req.home()).isSameAs(f.r2);
+    f.cluster.pollRoundDone(f.tick()); // round 1: r1's turn ((index - round) mod 4 smallest)
+    assertThat(plan(GtidSet.EMPTY)).as("the old home's position is read").isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.r2);
+    assertThat(req.home()).isSameAs(f.r1);
+    f.cluster.pollRoundDone(f.tick()); // round 2: r2's turn
+    assertThat(f.r2.waitMissed(true, f.r2.knownExecuted())).isTrue();
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    assertThat(req.home()).as("r2 is stalled: its turn passes to r3").isSameAs(f.r3);
+    assertThat(f.r3.waitMissed(true, f.r3.knownExecuted())).isTrue();
+    f.r1.waitMissed(true, f.r1.knownExecuted());
+    jvm.observed(U2, f.tick());
+    assertThat(plan(GtidSet.EMPTY)).as("no replica may take the turn: the home stays").isZero();
+    assertThat(req.home()).isSameAs(f.r2);
+  }
+
+  @Test
+  void aReadOnThePrimaryLeavesItForAReplicaThatIsBehindButNotStalled() {
+    jvm.observed(P, f.tick());
+    f.r1.behind(true);
+    f.r2.behind(true);
+    f.r3.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).as("no stickiness: a replica that advances may serve").isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.primary);
+    assertThat(req.primaryOnly()).isFalse();
+  }
+
+  @Test
+  void aStalledHomeThatWouldWaitIsLeftForAReplicaThatIsNot() {
+    jvm.observed(U1, f.tick());
+    assertThat(f.r1.waitMissed(true, f.r1.knownExecuted())).isTrue();
+    assertThat(plan(gtids("1-130"))).as("r1's position is read, so that r2 or r3 may serve").isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.r1);
+  }
+
+  @Test
+  void aStalledHomeStaysWhenEveryOtherReplicaIsStalledToo() {
+    jvm.observed(U1, f.tick());
+    for (ReplicaEndpoint r : List.of(f.r1, f.r2, f.r3)) {
+      r.waitMissed(true, r.knownExecuted());
+    }
+    assertThat(plan(gtids("1-130"))).isZero();
+    assertThat(req.home()).isSameAs(f.r1);
   }
 
   @Test

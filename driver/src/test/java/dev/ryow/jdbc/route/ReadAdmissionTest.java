@@ -18,24 +18,60 @@ class ReadAdmissionTest {
 
   static Stream<Arguments> steps() {
     return Stream.of(
-        // required, verified on this connection, known executed, health -> step
-        Arguments.of(NONE, null, NONE, Health.UP, ReadAdmission.Step.READ_NOW),
-        Arguments.of(NONE, null, NONE, Health.LAGGING, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_5, null, TO_9, Health.UP, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_5, null, TO_9, Health.REPLICATION_STOPPED, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_9, TO_9, TO_5, Health.LAGGING, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_9, TO_5, TO_5, Health.UP, ReadAdmission.Step.WAIT),
-        Arguments.of(TO_9, null, TO_5, Health.PAUSED, ReadAdmission.Step.WAIT),
-        Arguments.of(TO_9, null, TO_5, Health.LAGGING, ReadAdmission.Step.SKIP),
-        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_STOPPED, ReadAdmission.Step.SKIP),
-        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_ERROR, ReadAdmission.Step.SKIP),
-        Arguments.of(TO_9, null, NONE, Health.UNKNOWN, ReadAdmission.Step.SKIP));
+        // required, verified on this connection, known executed, health, stalled -> step
+        Arguments.of(NONE, null, NONE, Health.UP, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(NONE, null, NONE, Health.LAGGING, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(NONE, null, NONE, Health.UP, true, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_5, null, TO_9, Health.UP, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_5, null, TO_9, Health.UP, true, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_5, null, TO_9, Health.REPLICATION_STOPPED, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_9, TO_9, TO_5, Health.LAGGING, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_9, TO_9, TO_5, Health.UP, true, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_9, TO_5, TO_5, Health.UP, false, ReadAdmission.Step.WAIT),
+        Arguments.of(TO_9, TO_5, TO_5, Health.UP, true, ReadAdmission.Step.SKIP_STALLED),
+        Arguments.of(TO_9, null, TO_5, Health.PAUSED, false, ReadAdmission.Step.WAIT),
+        Arguments.of(TO_9, null, TO_5, Health.PAUSED, true, ReadAdmission.Step.SKIP_STALLED),
+        Arguments.of(TO_9, null, TO_5, Health.LAGGING, false, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, TO_5, Health.LAGGING, true, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_STOPPED, false, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_ERROR, false, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, NONE, Health.UNKNOWN, false, ReadAdmission.Step.SKIP));
   }
 
-  @ParameterizedTest(name = "[{index}] need {0}, verified {1}, known {2}, {3} -> {4}")
+  @ParameterizedTest(name = "[{index}] need {0}, verified {1}, known {2}, {3}, stalled {4} -> {5}")
   @MethodSource("steps")
-  void waitOrSkip(GtidSet required, @Nullable GtidSet verified, GtidSet known, Health health, ReadAdmission.Step step) {
-    assertThat(ReadAdmission.judge(required, verified, known, health)).isEqualTo(step);
+  void waitOrSkip(GtidSet required, @Nullable GtidSet verified, GtidSet known, Health health, boolean stalled,
+      ReadAdmission.Step step) {
+    assertThat(ReadAdmission.judge(required, verified, known, health, stalled)).isEqualTo(step);
+  }
+
+  @Test
+  void onlyStalledReplicasFallBackAsStalledBlamingTheFirstAndServingStaleFromIt() {
+    ReplicaEndpoint r1 = endpoint(1);
+    ReplicaEndpoint r2 = endpoint(2);
+    ReadAdmission<String> a = new ReadAdmission<>();
+    a.start();
+    a.stalled(r1, "slot1");
+    a.stalled(r2, "slot2");
+    assertThat(a.waitFailed()).as("a stalled replica is passed over, not waited on").isFalse();
+    assertThat(a.reason()).isEqualTo(FallbackPolicy.Reason.STALLED);
+    assertThat(a.blamed()).isSameAs(r1);
+    assertThat(a.staleCandidate()).isEqualTo("slot1");
+    a.start();
+    assertThat(a.wasStalled()).isFalse();
+    assertThat(a.reason()).isEqualTo(FallbackPolicy.Reason.NO_REPLICA);
+  }
+
+  @Test
+  void aFailedWaitAfterAStalledSkipIsTheReason() {
+    ReplicaEndpoint r1 = endpoint(1);
+    ReplicaEndpoint r2 = endpoint(2);
+    ReadAdmission<String> a = new ReadAdmission<>();
+    a.start();
+    a.stalled(r1, "slot1");
+    a.waitFailed(true, r2, "slot2");
+    assertThat(a.reason()).isEqualTo(FallbackPolicy.Reason.TIMED_OUT);
+    assertThat(a.blamed()).isSameAs(r2);
   }
 
   @Test

@@ -72,6 +72,17 @@ class ReplicaSelectorTest {
   }
 
   @Test
+  void aStalledReplicaIsTriedLastButFirstForWhatItHas() {
+    r1.observe(status("u1", gtids("1-10")), r1.knownExecuted(), System.nanoTime());
+    assertThat(r1.waitMissed(true, r1.knownExecuted())).isTrue();
+    r2.health(Health.PAUSED, 0, "applier (SQL thread) not running");
+    assertThat(order(gtids("11"), SelectionStrategy.ROUND_ROBIN, 1)).as("after the paused one")
+        .containsExactly(r3, r2, r1);
+    assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).as("it has 5: no wait, stalled or not")
+        .containsExactly(r1, r3, r2);
+  }
+
+  @Test
   void leastWaitsPrefersTheReplicaWithFewerWaiters() {
     assertThat(r1.tryEnterWait()).isTrue();
     assertThat(order(gtids("5"), SelectionStrategy.LEAST_WAITS, 1)).containsExactly(r2, r3, r1);
