@@ -170,7 +170,10 @@ class ConsistencyScopesIT {
   void latestModeSeesWritesMadeOutsideTheDriver() throws SQLException {
     try (Connection plainPrimary = Topology.plain(PRIMARY_PORT);
         Connection latest = Topology.ryow("ryow.consistency=latest", "ryow.waitTimeout=20");
-        Connection perConnection = Topology.ryow("ryow.waitTimeout=20");
+        // Its own writes only, and no bound from what other connections of this JVM read: the JVM's
+        // history is per set of servers, so the latest-mode reads would otherwise carry the writes to it.
+        Connection perConnection =
+            Topology.ryow("ryow.waitTimeout=20", "ryow.consistency=connection", "ryow.monotonicReads=false");
         PreparedStatement write = plainPrimary.prepareStatement("INSERT INTO it_scope (id, v) VALUES (?, ?)");
         PreparedStatement latestRead = latest.prepareStatement("SELECT v FROM it_scope WHERE id = ?");
         PreparedStatement ownRead = perConnection.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
@@ -202,7 +205,11 @@ class ConsistencyScopesIT {
       Topology.pauseAppliers();
       int id = key == null ? 700_001 : 700_002;
       String token = runWriterProcess(Topology.ryowUrl(params), id, 42);
-      try (Connection c = Topology.ryow(params);
+      // Without the token the reader's requirement is its own (no writes) and nothing this JVM read before:
+      // the JVM's history is per set of servers, shared with the other tests' connections.
+      String[] own = java.util.stream.Stream.concat(java.util.Arrays.stream(params),
+          java.util.stream.Stream.of("ryow.consistency=connection", "ryow.monotonicReads=false")).toArray(String[]::new);
+      try (Connection c = Topology.ryow(own);
           PreparedStatement read = c.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
         assertThat(reads(read, id, 42)).as("without the token: stale").isFalse();
         c.unwrap(RyowConnection.class).mergeConsistencyToken(token);
