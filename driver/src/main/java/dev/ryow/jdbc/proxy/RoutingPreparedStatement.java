@@ -28,10 +28,6 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   /** Classified once; becomes {@link StatementKind#WRITE} when a replica refused it as a write. */
   private StatementKind kind;
   private final ParameterRecorder recorder = new ParameterRecorder();
-  private @Nullable PreparedStatement onPrimary;
-  private @Nullable PhysicalConnection primaryOwner;
-  private @Nullable PreparedStatement onReplica;
-  private @Nullable PhysicalConnection replicaOwner;
   /** The query with the replica wait before it ({@link PipelinedWait}), on {@link #pipelinedOwner}. */
   private @Nullable PreparedStatement pipelined;
   private @Nullable PhysicalConnection pipelinedOwner;
@@ -66,26 +62,12 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   /** The physical prepared statement on {@code on}, created on first use; it does not become {@link #current}. */
   @Override
   PreparedStatement statementOn(PhysicalConnection on) throws SQLException {
-    if (on == session.primary()) {
-      PreparedStatement ps = onPrimary;
-      if (ps == null || primaryOwner != on) {
-        if (ps != null) {
-          primaryChanged(ps);
-        }
-        ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, sql)));
-        onPrimary = ps;
-        primaryOwner = on;
-      }
-      return ps;
-    }
-    PreparedStatement ps = onReplica;
-    if (ps == null || replicaOwner != on) {
-      closeQuietly(ps, null); // its connection may be gone (a replica that failed): nothing left to release
-      ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, sql)));
-      onReplica = ps;
-      replicaOwner = on;
-    }
-    return ps;
+    return (PreparedStatement) super.statementOn(on);
+  }
+
+  @Override
+  PreparedStatement create(PhysicalConnection on) throws SQLException {
+    return session.settings().createIn(database, on, c -> shape.prepare(c, sql));
   }
 
   /** The physical prepared statement on {@code on}, which becomes {@link #current}. */
@@ -104,7 +86,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   /** Slot 0 is the primary's physical statement, slot 1 the replica's, slot 2 the replica's pipelined query. */
   @Override
   @Nullable Statement physicalSlot(int i) {
-    return i == 0 ? onPrimary : i == 1 ? onReplica : pipelined;
+    return i < 2 ? super.physicalSlot(i) : pipelined;
   }
 
   /**
@@ -219,14 +201,16 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   @Override
   public @Nullable ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primaryForCall());
+    Statement r = replicaStatement();
+    PreparedStatement ps = r != null ? (PreparedStatement) r : statementOn(session.primaryForCall());
     return ps.getMetaData();
   }
 
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
-    PreparedStatement ps = onReplica != null ? onReplica : statementOn(session.primaryForCall());
+    Statement r = replicaStatement();
+    PreparedStatement ps = r != null ? (PreparedStatement) r : statementOn(session.primaryForCall());
     return ps.getParameterMetaData();
   }
 
@@ -260,8 +244,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
 
   @Override
   void forgetPhysical() {
-    onPrimary = null;
-    onReplica = null;
+    super.forgetPhysical();
     pipelined = null;
     recorder.clear();
   }

@@ -62,8 +62,9 @@ class RoutingStatement extends RoutedExecutions {
   // ---------------------------------------------------------------- physical statements
 
   /**
-   * The physical statement on {@code on}, created and configured on first use; it does not become
-   * {@link #current}. A prepared statement holds its own ({@link RoutingPreparedStatement}).
+   * The physical statement on {@code on}, created ({@link #create}) and configured on first use; it does
+   * not become {@link #current}. Slot by slot: the primary's, replaced when the primary connection was;
+   * the replica's, replaced when the read moves to another replica.
    */
   Statement statementOn(PhysicalConnection on) throws SQLException {
     if (on == session.primary()) {
@@ -72,7 +73,7 @@ class RoutingStatement extends RoutedExecutions {
         if (s != null) {
           primaryChanged(s);
         }
-        s = configure(session.settings().createIn(database, on, shape::createStatement));
+        s = configure(create(on));
         onPrimary = s;
         primaryOwner = on;
       }
@@ -81,11 +82,21 @@ class RoutingStatement extends RoutedExecutions {
     Statement s = onReplica;
     if (s == null || replicaOwner != on) {
       closeQuietly(s, null); // its connection may be gone (a replica that failed): nothing left to release
-      s = configure(session.settings().createIn(database, on, shape::createStatement));
+      s = configure(create(on));
       onReplica = s;
       replicaOwner = on;
     }
     return s;
+  }
+
+  /** A new physical statement on {@code on}, in this statement's database (a prepared one prepares its text). */
+  Statement create(PhysicalConnection on) throws SQLException {
+    return session.settings().createIn(database, on, shape::createStatement);
+  }
+
+  /** The replica's physical statement, if one was created. */
+  final @Nullable Statement replicaStatement() {
+    return onReplica;
   }
 
   /** The physical statement on {@code on} ({@link #statementOn}), which becomes {@link #current}. */
