@@ -59,6 +59,13 @@ public final class MalformedGtidSetException extends IllegalArgumentException {
     return new MalformedGtidSetException(sb.toString(), offset);
   }
 
+  /** {@code c} as printable text (see {@link #appendEscaped}). */
+  static String printable(char c) {
+    StringBuilder sb = new StringBuilder(6);
+    appendEscaped(sb, c);
+    return sb.toString();
+  }
+
   /** Appends {@code c} printable: ASCII as is, everything else as a Java escape. */
   static void appendEscaped(StringBuilder sb, char c) {
     switch (c) {
