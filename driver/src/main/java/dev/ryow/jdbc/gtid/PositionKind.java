@@ -11,6 +11,13 @@ public enum PositionKind {
     public GtidSet parse(CharSequence text, int maxLength) {
       return GtidSet.parse(text, maxLength, Integer.MAX_VALUE);
     }
+  },
+  /** A MariaDB GTID position ({@code domain-server-seq,...}, one per domain), see {@link MariaDbGtidPosition}. */
+  MARIADB_GTID('d') {
+    @Override
+    public MariaDbGtidPosition parse(CharSequence text, int maxLength) {
+      return MariaDbGtidPosition.parse(text, maxLength);
+    }
   };
 
   private final char tag;

@@ -20,7 +20,7 @@ class PositionKindTest {
     assertThatThrownBy(() -> PositionKind.ofTag('\n'))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'\\n'")
-        .hasMessageContaining("g = GTID_SET");
+        .hasMessageContaining("g = GTID_SET").hasMessageContaining("d = MARIADB_GTID");
   }
 
   @Test
