@@ -35,13 +35,13 @@ public final class MalformedGtidSetException extends IllegalArgumentException {
 
   /** Builds the exception for {@code problem} found at {@code offset} of {@code text}. */
   static MalformedGtidSetException at(CharSequence text, int offset, String problem) {
-    return at("GTID set", text, offset, problem);
+    return at("Malformed GTID set: ", text, offset, problem);
   }
 
-  /** Builds the exception for {@code problem} found at {@code offset} of {@code text}, a {@code what}. */
-  static MalformedGtidSetException at(String what, CharSequence text, int offset, String problem) {
+  /** Builds the exception for {@code problem} found at {@code offset} of {@code text}, after {@code prefix}. */
+  static MalformedGtidSetException at(String prefix, CharSequence text, int offset, String problem) {
     StringBuilder sb = new StringBuilder(problem.length() + 100);
-    sb.append("Malformed ").append(what).append(": ").append(problem).append(" at offset ").append(offset);
+    sb.append(prefix).append(problem).append(" at offset ").append(offset);
     if (text.length() == 0) {
       sb.append(" (input is empty)");
     } else {

@@ -97,7 +97,7 @@ public final class MariaDbGtidPosition implements Position<MariaDbGtidPosition> 
     return new MariaDbGtidPosition(sorted(Arrays.copyOf(out, count * 3)));
   }
 
-  private static final String WHAT = "MariaDB GTID position";
+  private static final String WHAT = "Malformed MariaDB GTID position: ";
 
   private static int skipSpace(CharSequence t, int i) {
     while (i < t.length() && (t.charAt(i) == ' ' || t.charAt(i) == '\t' || t.charAt(i) == '\r' || t.charAt(i) == '\n')) {
