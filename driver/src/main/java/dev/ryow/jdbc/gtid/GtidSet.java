@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * with untagged intervals first and then each tag in ascending order ({@code
  * uuid:1-5:7:tag_a:1-3}), groups joined by {@code ","} with no newline, lower-case.
  */
-public final class GtidSet {
+public final class GtidSet implements Position<GtidSet> {
   /** Largest GTID number MySQL accepts: {@code GNO_END - 1 = 2^63 - 2}. */
   static final long MAX_GNO = Long.MAX_VALUE - 1;
 
@@ -228,6 +228,7 @@ public final class GtidSet {
    * @return {@code this} (no allocation) if it contains {@code other}, else {@code other} if it
    *     contains this set, else a new set
    */
+  @Override
   public GtidSet union(GtidSet other) {
     Objects.requireNonNull(other, "other");
     if (contains(other)) {
@@ -371,6 +372,7 @@ public final class GtidSet {
    * @return true if {@code other} is a subset of this set
    */
   @SuppressWarnings("ReferenceEquality") // a fast path before the comparison by value
+  @Override
   public boolean contains(GtidSet other) {
     Objects.requireNonNull(other, "other");
     if (other == this) {
@@ -399,8 +401,15 @@ public final class GtidSet {
    *
    * @return true for the empty set
    */
+  @Override
   public boolean isEmpty() {
     return sources.length == 0;
+  }
+
+  /** {@link PositionKind#GTID_SET}. */
+  @Override
+  public PositionKind kind() {
+    return PositionKind.GTID_SET;
   }
 
   /**

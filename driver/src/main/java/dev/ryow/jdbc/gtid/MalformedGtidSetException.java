@@ -1,7 +1,7 @@
 package dev.ryow.jdbc.gtid;
 
 /**
- * Thrown when text is not a valid MySQL GTID set, or exceeds a parsing bound.
+ * Thrown when text is not a valid MySQL GTID set or MariaDB GTID position, or exceeds a parsing bound.
  *
  * <p>The message names the problem and the character offset, and quotes at most 64 characters of
  * the input around that offset, with control and non-ASCII characters escaped, so hostile or huge
@@ -35,8 +35,13 @@ public final class MalformedGtidSetException extends IllegalArgumentException {
 
   /** Builds the exception for {@code problem} found at {@code offset} of {@code text}. */
   static MalformedGtidSetException at(CharSequence text, int offset, String problem) {
+    return at("GTID set", text, offset, problem);
+  }
+
+  /** Builds the exception for {@code problem} found at {@code offset} of {@code text}, a {@code what}. */
+  static MalformedGtidSetException at(String what, CharSequence text, int offset, String problem) {
     StringBuilder sb = new StringBuilder(problem.length() + 100);
-    sb.append("Malformed GTID set: ").append(problem).append(" at offset ").append(offset);
+    sb.append("Malformed ").append(what).append(": ").append(problem).append(" at offset ").append(offset);
     if (text.length() == 0) {
       sb.append(" (input is empty)");
     } else {
@@ -57,6 +62,13 @@ public final class MalformedGtidSetException extends IllegalArgumentException {
       sb.append(" (").append(text.length()).append(" characters)");
     }
     return new MalformedGtidSetException(sb.toString(), offset);
+  }
+
+  /** {@code c} as printable text (see {@link #appendEscaped}). */
+  static String printable(char c) {
+    StringBuilder sb = new StringBuilder(6);
+    appendEscaped(sb, c);
+    return sb.toString();
   }
 
   /** Appends {@code c} printable: ASCII as is, everything else as a Java escape. */

@@ -131,7 +131,16 @@ public final class ConnectorJ {
       RyowConfig config, HostSpec host, ServerRole role, Properties props, @Nullable Consumer<String> sink)
       throws SQLException {
     String url = "jdbc:mysql://" + host.address() + "/" + urlEncode(config.database());
-    Connection connection = driver.connect(url, props);
+    Connection connection;
+    try {
+      connection = driver.connect(url, props);
+    } catch (SQLException e) {
+      // MariaDB refuses session_track_gtids (unknown system variable): say what the server is instead.
+      if (e.getErrorCode() == UNKNOWN_SYSTEM_VARIABLE) {
+        refuseMariaDb(config, host, role, url, e);
+      }
+      throw e;
+    }
     if (connection == null) {
       throw new SQLNonTransientConnectionException("Connector/J refused the URL " + url, "08001");
     }
@@ -151,7 +160,7 @@ public final class ConnectorJ {
   private static ServerIdentity probe(Connection connection, HostSpec host, ServerRole role, boolean ownGtid)
       throws SQLException {
     try (Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(PROBE_SQL)) {
+        ResultSet rs = executeProbe(statement, connection, host, role)) {
       rs.next();
       String gtidMode = rs.getString(1);
       if (!"ON".equalsIgnoreCase(gtidMode)) {
@@ -167,6 +176,54 @@ public final class ConnectorJ {
             "08004");
       }
       return new ServerIdentity(rs.getString(3), rs.getInt(4), rs.getBoolean(5));
+    }
+  }
+
+  /** MySQL's and MariaDB's error for {@code SET}/{@code SELECT} of a variable the server does not have. */
+  private static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
+
+  private static ResultSet executeProbe(Statement statement, Connection connection, HostSpec host, ServerRole role)
+      throws SQLException {
+    try {
+      return statement.executeQuery(PROBE_SQL);
+    } catch (SQLException e) {
+      if (e.getErrorCode() == UNKNOWN_SYSTEM_VARIABLE) {
+        requireMySql(connection.getMetaData().getDatabaseProductVersion(), host, role, e);
+      }
+      throw e;
+    }
+  }
+
+  /** After a connect refused for an unknown variable: a plain connection tells whether the server is MariaDB. */
+  private void refuseMariaDb(RyowConfig config, HostSpec host, ServerRole role, String url, SQLException cause)
+      throws SQLException {
+    String version;
+    try (Connection plain = driver.connect(url, config.connectorProperties())) {
+      if (plain == null) {
+        return;
+      }
+      version = plain.getMetaData().getDatabaseProductVersion();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+      return;
+    }
+    requireMySql(version, host, role, cause);
+  }
+
+  /**
+   * Refuses a MariaDB server with a message that says so ({@link ServerFlavor}): its GTIDs, waits and health
+   * differ from MySQL's, and routing does not use the MariaDB adapters yet.
+   */
+  static void requireMySql(String version, HostSpec host, ServerRole role, SQLException cause)
+      throws SQLNonTransientConnectionException {
+    if (ServerFlavor.ofVersion(version) == ServerFlavor.MARIADB) {
+      SQLNonTransientConnectionException e = new SQLNonTransientConnectionException(
+          "The " + role.name().toLowerCase(java.util.Locale.ROOT) + " " + host + " is MariaDB (" + version
+              + "): this ryow-jdbc routes reads over MySQL GTID replication only; MariaDB primaries and replicas"
+              + " are not supported yet (use jdbc:mysql: or jdbc:mariadb: directly for them).",
+          "08004");
+      e.initCause(cause);
+      throw e;
     }
   }
 
