@@ -16,7 +16,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Fleets shaped as users run them, on the sandbox's extra nodes ({@code ryow-sandbox attach}): a replica of a
@@ -28,6 +31,9 @@ import org.junit.jupiter.api.Test;
  */
 @AboutSettings(value = "ryow.discoverReplicas",
     why = "replicas discovered from the primary's SHOW REPLICAS: a replica started later serves reads, a stopped one leaves")
+// The multi-source test runs last: what its reads saw (source2's GTIDs too) joins this JVM's monotonic-read
+// bound, which no other replica can reach until the driver forgets them (a known limit, issue 28).
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TopologiesIT {
   private static final int CHAINED_PORT = PRIMARY_PORT + 3;
   private static final int DELAYED_PORT = PRIMARY_PORT + 4;
@@ -157,6 +163,7 @@ class TopologiesIT {
   }
 
   @Test
+  @Order(Integer.MAX_VALUE)
   void aMultiSourceReplicaWaitsOnThePrimarysWritesWhatTheOtherChannelBrings() throws SQLException {
     long waitsBefore = Topology.statementsLike(MULTI_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
     int onMulti = 0;
