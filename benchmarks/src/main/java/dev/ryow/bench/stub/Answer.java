@@ -79,7 +79,7 @@ final class Answer {
         {"ON", "OWN_GTID", c.primary ? StubDriver.PRIMARY_UUID : StubDriver.REPLICA_UUID, c.port, c.primary ? 0 : 1}};
       case STATUS -> new Object[][] {
         {c.primary ? StubDriver.PRIMARY_UUID : StubDriver.REPLICA_UUID, "", c.cluster.executedText(), c.primary ? 0 : 1,
-          c.primary ? 0 : 1, 0, 0, 0L, null, null}};
+          c.primary ? 0 : 1, 0, 0, 0L, null, null, c.primary ? null : StubDriver.PRIMARY_UUID, 0L}};
       case POSITION -> new Object[][] {{"", c.cluster.executedText()}};
       case EXECUTED -> new Object[][] {{c.cluster.executedText()}};
       case DATABASE -> new Object[][] {{c.getDatabase()}};

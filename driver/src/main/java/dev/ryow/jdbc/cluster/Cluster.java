@@ -876,4 +876,36 @@ public final class Cluster {
     distinct.learned(free, uuid);
     LOG.info("[{}] group member {} (server_uuid {}) is not in the URL: polled and used from now on", name, host, uuid);
   }
+
+  /** Whether {@code uuid} is one of the servers already (the URL's, or a place taken since), under any name. */
+  boolean knowsServer(String uuid, HostSpec host) {
+    for (ReplicaEndpoint e : servers) {
+      if (!e.vacant() && (uuid.equals(e.serverUuid()) || (e.serverUuid() == null && e.host().equals(host)))) {
+        return true;
+      }
+    }
+    return distinct.knows(uuid);
+  }
+
+  /**
+   * A replica the primary's {@code SHOW REPLICAS} lists, not one of the servers yet, was admitted
+   * ({@link DiscoveryAdmission}): it takes the first vacant place, out of rotation until its first poll.
+   * Returns the place, or null when every place is taken. Poller only.
+   */
+  @Nullable ReplicaEndpoint replicaFound(String uuid, HostSpec host) {
+    for (ReplicaEndpoint e : servers) {
+      if (e.vacant()) {
+        e.occupy(host);
+        e.identified(uuid);
+        e.discoveredReplica();
+        distinct.learned(e, uuid);
+        stateVersion.bump();
+        LOG.info("[{}] replica {} (server_uuid {}) is not in the URL but the primary lists it: polled and used from"
+            + " now on", name, host, uuid);
+        return e;
+      }
+    }
+    LOG.debug("[{}] replica {} ({}) listed by the primary, but every place is taken", name, host, uuid);
+    return null;
+  }
 }

@@ -8,6 +8,7 @@ import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.GroupMember;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ReportedReplica;
 import dev.ryow.jdbc.server.ServerStatus;
 import dev.ryow.jdbc.server.Sql;
 import java.sql.SQLException;
@@ -44,6 +45,12 @@ final class ClusterMonitor {
   private GtidSet previousPrimaryExecuted = GtidSet.EMPTY;
   /** The primary's last poll found it a Group Replication member: its group's members are read each round. */
   private boolean primaryInGroup;
+  /** {@code ryow.discoverReplicas}: the primary's {@code SHOW REPLICAS} is read each round. */
+  private final boolean discoverReplicas;
+  /** Listed replicas refused admission, by server_uuid: when each may be tried again ({@link System#nanoTime()}). */
+  private final java.util.Map<String, Long> refusedUntil = new java.util.HashMap<>();
+  /** How long a refused replica is left alone before it is tried again. */
+  static final long REFUSAL_RETRY_NANOS = 10_000_000_000L;
 
   ClusterMonitor(Cluster cluster, RyowConfig config, ConnectorJ connector) {
     this.cluster = cluster;
@@ -53,6 +60,7 @@ final class ClusterMonitor {
     this.maxLagMillis = config.get(RyowProperties.MAX_REPLICA_LAG_MILLIS);
     this.stopGraceNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.APPLIER_STOP_GRACE_MILLIS));
     this.serverCount = cluster.servers().size();
+    this.discoverReplicas = config.get(RyowProperties.DISCOVER_REPLICAS);
   }
 
   /** A logical connection opened: start polling if not running. */
@@ -141,6 +149,8 @@ final class ClusterMonitor {
     previousPrimaryExecuted = pollPrimary(monitors, primary);
     if (primaryInGroup) {
       discoverMembers(monitors, primary.endpoint());
+    } else if (discoverReplicas && !previousPrimaryExecuted.isEmpty()) {
+      discoverReplicas(monitors, primary.endpoint());
     }
     long inRotation = 0;
     long out = 0;
@@ -216,9 +226,84 @@ final class ClusterMonitor {
     }
   }
 
+  /**
+   * Replicas the primary lists ({@code SHOW REPLICAS}) that the cluster does not know yet take vacant places
+   * once admitted ({@link DiscoveryAdmission}: reached with the URL's credentials, the reported server_uuid,
+   * replicating from this primary); discovered replicas it no longer lists leave rotation
+   * ({@link ReplicaEndpoint#unlisted()}).
+   */
+  private void discoverReplicas(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
+    String primaryUuid = primary.serverUuid();
+    if (primaryUuid == null) {
+      return;
+    }
+    List<ReportedReplica> reported;
+    try {
+      reported = monitor(monitors, primary).readReportedReplicas();
+    } catch (SQLException e) {
+      LOG.debug("[{}] SHOW REPLICAS on {} failed: {}", cluster.name(), primary, e.getMessage());
+      return;
+    }
+    java.util.Set<String> listed = new java.util.HashSet<>();
+    long now = System.nanoTime();
+    for (ReportedReplica r : reported) {
+      listed.add(r.uuid());
+      HostSpec host = new HostSpec(r.host(), r.port());
+      if (cluster.knowsServer(r.uuid(), host)) {
+        continue;
+      }
+      Long retryAt = refusedUntil.get(r.uuid());
+      if (retryAt != null && now - retryAt < 0) {
+        continue;
+      }
+      admit(monitors, r, host, primaryUuid, now);
+    }
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e.discovered()) {
+        String uuid = e.serverUuid();
+        e.listed(uuid != null && listed.contains(uuid));
+      }
+    }
+  }
+
+  private void admit(@Nullable PhysicalConnection[] monitors, ReportedReplica r, HostSpec host, String primaryUuid,
+      long now) {
+    PhysicalConnection c = null;
+    ServerStatus status = null;
+    String unreachable = "";
+    try {
+      c = connector.openMonitor(cluster.monitorConfig(), host);
+      status = c.readStatus();
+    } catch (SQLException e) {
+      unreachable = String.valueOf(e.getMessage());
+    }
+    DiscoveryAdmission verdict = DiscoveryAdmission.of(r.uuid(), primaryUuid,
+        status == null ? null : status.serverUuid(), unreachable,
+        status == null ? List.of() : status.sourceUuids());
+    ReplicaEndpoint place = verdict.admitted() ? cluster.replicaFound(r.uuid(), host) : null;
+    if (place != null && c != null) {
+      closeMonitor(monitors, place.index());
+      monitors[place.index()] = c;
+      refusedUntil.remove(r.uuid());
+      return;
+    }
+    if (c != null) {
+      c.close();
+    }
+    boolean firstRefusal = refusedUntil.put(r.uuid(), now + REFUSAL_RETRY_NANOS) == null;
+    if (!verdict.admitted() && firstRefusal) {
+      LOG.warn("[{}] the primary lists replica {} (server_uuid {}), not used: {}", cluster.name(), host, r.uuid(),
+          verdict.why());
+    }
+  }
+
   private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e, GtidSet behindUnless) {
     long now = System.nanoTime();
     if (!e.probeDue(now)) {
+      return;
+    }
+    if (e.unlisted()) {
+      cluster.health(e, Health.REPLICATION_STOPPED, 0, "the primary no longer lists it (SHOW REPLICAS)");
       return;
     }
     ServerStatus status;
@@ -282,6 +367,9 @@ final class ClusterMonitor {
             .append(TimeUnit.NANOSECONDS.toMillis(stopGraceNanos)).append(" ms");
       }
       why = what.toString();
+    } else if (status.sourceDelaySeconds() > 0) {
+      next = Health.DELAYED;
+      why = "SOURCE_DELAY=" + status.sourceDelaySeconds() + " s: a delayed replica is never waited on";
     } else if (status.applierLagMillis() > maxLagMillis) {
       next = Health.LAGGING;
       why = "applier lag " + status.applierLagMillis() + " ms > " + RyowProperties.MAX_REPLICA_LAG_MILLIS.name() + "="

@@ -85,6 +85,16 @@ public final class DistinctServers {
     }
   }
 
+  /** Whether one of the hosts is known to be the server {@code uuid}. */
+  boolean knows(String uuid) {
+    for (int i = 0; i < uuids.length(); i++) {
+      if (uuid.equals(uuids.get(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The configuration error, or null while every known host is a different server. */
   public @Nullable String conflict() {
     return conflict;

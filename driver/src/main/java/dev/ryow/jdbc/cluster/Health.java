@@ -14,6 +14,11 @@ public enum Health {
   UNKNOWN,
   /** Applier lag beyond {@code ryow.maxReplicaLag}. */
   LAGGING,
+  /**
+   * A delayed replica ({@code SOURCE_DELAY} > 0 on a channel): by design behind the primary, so never waited
+   * on; reads it is already known to have executed may still go there.
+   */
+  DELAYED,
   /** A replication thread is stopped (or the server replicates from nobody). */
   REPLICATION_STOPPED,
   /** A replication thread stopped on an error. */

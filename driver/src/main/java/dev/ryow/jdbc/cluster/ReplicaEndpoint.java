@@ -36,6 +36,10 @@ public final class ReplicaEndpoint {
   /** Its last poll found it behind the primary's position of the round before (see {@link #behind()}). */
   private volatile boolean behind;
   private final int maxWaiters;
+  /** It took a vacant place because the primary's SHOW REPLICAS listed it ({@code ryow.discoverReplicas}). */
+  private volatile boolean discovered;
+  /** A discovered replica the primary's last SHOW REPLICAS did not list: out of rotation until listed again. */
+  private volatile boolean unlisted;
   /** Bumped after every change of what a read plan reads here (not the waiter count). */
   private final StateVersion version;
 
@@ -79,6 +83,27 @@ public final class ReplicaEndpoint {
     }
     host = member;
     return change(HealthState::occupied) != null;
+  }
+
+  /** A replica found in the primary's {@code SHOW REPLICAS} took this place (poller only). */
+  void discoveredReplica() {
+    discovered = true;
+    unlisted = false;
+  }
+
+  /** Whether a replica found in the primary's {@code SHOW REPLICAS} holds this place. */
+  public boolean discovered() {
+    return discovered;
+  }
+
+  /** A discovered replica is listed by the primary's last {@code SHOW REPLICAS}, or not (poller only). */
+  void listed(boolean listed) {
+    unlisted = !listed;
+  }
+
+  /** Whether this is a discovered replica the primary no longer lists. */
+  boolean unlisted() {
+    return discovered && unlisted;
   }
 
   /** Its position in the cluster's server list (0 = the URL's first host; then the URL's order, then discovered members). */

@@ -154,6 +154,19 @@ public final class RyowProperties {
               + " of them. false: read-your-writes only (each read may go to any replica that has the writes, and"
               + " may show older data than the read before).");
 
+  /** Whether the poller adds the replicas the primary reports ({@code SHOW REPLICAS}) to the URL's. */
+  public static final RyowProperty<Boolean> DISCOVER_REPLICAS =
+      new RyowProperty<>(
+          "ryow.discoverReplicas",
+          PropertyType.bool(),
+          "false",
+          "true: each poll round also reads SHOW REPLICAS on the primary (Host from each replica's report_host,"
+              + " Port from its report_port) and serves reads from the replicas it lists that the URL does not name"
+              + " too, once each has answered with the URL's credentials, with the server_uuid the primary reports,"
+              + " and replicates from this primary; a discovered replica the primary no longer lists leaves"
+              + " rotation. Direct replicas only (a replica of a replica is not listed by the primary); at most 9"
+              + " servers in all. false: only the URL's hosts.");
+
   /** What a read does when its watermark names GTIDs the primary never executed. */
   public static final RyowProperty<UnknownGtidPolicy> UNKNOWN_GTIDS =
       new RyowProperty<>(
@@ -225,6 +238,7 @@ public final class RyowProperties {
           FAILOVER_TIMEOUT_MILLIS,
           CONSISTENCY,
           MONOTONIC_READS,
+          DISCOVER_REPLICAS,
           UNKNOWN_GTIDS,
           TOKEN_MAX_LENGTH,
           TOKEN_MAX_INTERVALS,

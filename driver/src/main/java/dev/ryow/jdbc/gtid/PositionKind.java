@@ -18,6 +18,16 @@ public enum PositionKind {
     public MariaDbGtidPosition parse(CharSequence text, int maxLength) {
       return MariaDbGtidPosition.parse(text, maxLength);
     }
+  },
+  /**
+   * A place in one MySQL primary's binary log ({@code uuid:file:offset}), for servers without GTIDs, see
+   * {@link BinlogPosition}.
+   */
+  BINLOG_POSITION('b') {
+    @Override
+    public BinlogPosition parse(CharSequence text, int maxLength) {
+      return BinlogPosition.parse(text, maxLength);
+    }
   };
 
   private final char tag;

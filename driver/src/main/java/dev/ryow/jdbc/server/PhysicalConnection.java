@@ -40,7 +40,11 @@ public final class PhysicalConnection implements AutoCloseable {
           + "   FROM performance_schema.replication_applier_status_by_worker WHERE APPLYING_TRANSACTION <> ''),"
           + " (SELECT MAX(LAST_ERROR_MESSAGE) FROM performance_schema.replication_applier_status_by_worker"
           + "   WHERE LAST_ERROR_NUMBER <> 0),"
-          + " (SELECT MEMBER_STATE FROM performance_schema.replication_group_members WHERE MEMBER_ID = @@server_uuid)";
+          + " (SELECT MEMBER_STATE FROM performance_schema.replication_group_members WHERE MEMBER_ID = @@server_uuid),"
+          + " (SELECT GROUP_CONCAT(SOURCE_UUID) FROM performance_schema.replication_connection_status WHERE "
+          + ASYNC_CHANNEL + " AND SOURCE_UUID <> ''),"
+          + " (SELECT COALESCE(MAX(DESIRED_DELAY), 0) FROM performance_schema.replication_applier_configuration WHERE "
+          + ASYNC_CHANNEL + ")";
   private static final String STATUS_WITHOUT_PS_SQL =
       "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
           + " @@global.read_only OR @@global.super_read_only";
@@ -135,6 +139,7 @@ public final class PhysicalConnection implements AutoCloseable {
       rs.next();
       String error = rs.getString(9);
       String group = rs.getString(10);
+      String sources = rs.getString(11);
       return new ServerStatus(
           rs.getString(1),
           gtids(rs.getString(3)),
@@ -146,7 +151,9 @@ public final class PhysicalConnection implements AutoCloseable {
           rs.getLong(8) / 1000,
           error == null ? "" : error,
           true,
-          group == null ? "" : group);
+          group == null ? "" : group,
+          sources == null || sources.isEmpty() ? java.util.List.of() : java.util.List.of(sources.split(",")),
+          rs.getLong(12));
     } catch (SQLException e) {
       if (Sql.isConnectionFailure(e)) {
         throw e;
@@ -159,6 +166,26 @@ public final class PhysicalConnection implements AutoCloseable {
             false, "");
       }
     }
+  }
+
+  /**
+   * The replicas this server reports ({@code SHOW REPLICAS}: each replica's {@code report_host} and
+   * {@code report_port}, and its {@code server_uuid}); rows without a host or port are left out.
+   */
+  public java.util.List<ReportedReplica> readReportedReplicas() throws SQLException {
+    java.util.List<ReportedReplica> replicas = new java.util.ArrayList<>();
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SHOW REPLICAS")) {
+      while (rs.next()) {
+        String host = rs.getString("Host");
+        int port = rs.getInt("Port");
+        String uuid = rs.getString("Replica_UUID");
+        if (host != null && !host.isEmpty() && port > 0 && uuid != null && !uuid.isEmpty()) {
+          replicas.add(new ReportedReplica(uuid, host, port));
+        }
+      }
+    }
+    return replicas;
   }
 
   /** The group as this member sees it ({@code performance_schema.replication_group_members}). */

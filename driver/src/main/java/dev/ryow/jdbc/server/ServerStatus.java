@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.server;
 
 import dev.ryow.jdbc.gtid.GtidSet;
+import java.util.List;
 
 /**
  * One poll of one server: who it is, what it has executed, whether it accepts writes and how its
@@ -22,6 +23,10 @@ import dev.ryow.jdbc.gtid.GtidSet;
  * @param groupMemberState this server's {@code MEMBER_STATE} in {@code performance_schema.replication_group_members}
  *     ({@code ONLINE}, {@code RECOVERING}, {@code OFFLINE}, {@code ERROR}, {@code UNREACHABLE}); empty when it is
  *     not a Group Replication member
+ * @param sourceUuids the {@code SOURCE_UUID} of each asynchronous channel that has connected to its source
+ *     ({@code performance_schema.replication_connection_status}): which servers it replicates from directly
+ * @param sourceDelaySeconds the largest {@code SOURCE_DELAY} of its asynchronous channels
+ *     ({@code performance_schema.replication_applier_configuration.DESIRED_DELAY}); 0 when none is delayed
  */
 public record ServerStatus(
     String serverUuid,
@@ -34,7 +39,21 @@ public record ServerStatus(
     long applierLagMillis,
     String lastError,
     boolean healthKnown,
-    String groupMemberState) {
+    String groupMemberState,
+    List<String> sourceUuids,
+    long sourceDelaySeconds) {
+
+  public ServerStatus {
+    sourceUuids = List.copyOf(sourceUuids);
+  }
+
+  /** A status of a server whose channels are not delayed and whose sources are not known. */
+  public ServerStatus(String serverUuid, GtidSet gtidExecuted, GtidSet gtidOwned, boolean readOnly, int replicaChannels,
+      boolean receiverRunning, boolean applierRunning, long applierLagMillis, String lastError, boolean healthKnown,
+      String groupMemberState) {
+    this(serverUuid, gtidExecuted, gtidOwned, readOnly, replicaChannels, receiverRunning, applierRunning,
+        applierLagMillis, lastError, healthKnown, groupMemberState, List.of(), 0);
+  }
 
   /** A status whose owned set is empty (nothing being committed). */
   public ServerStatus(String serverUuid, GtidSet gtidExecuted, boolean readOnly, int replicaChannels,

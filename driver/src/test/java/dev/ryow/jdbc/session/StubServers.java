@@ -387,8 +387,10 @@ final class StubServers implements Driver {
         return new Object[][] {{"ON", "OWN_GTID", s.uuid, s.port, s.readOnly ? 1 : 0}};
       }
       if (sql.startsWith("SELECT @@server_uuid, @@global.gtid_owned")) {
-        // uuid, owned, executed, read-only, channels, receivers off, appliers off, lag (us), error, group member state
-        return new Object[][] {{s.uuid, "", executed, s.readOnly ? 1 : 0, s.index == 0 ? 0 : 1, 0, 0, 0L, null, null}};
+        // uuid, owned, executed, read-only, channels, receivers off, appliers off, lag (us), error, group member state,
+        // source uuids, source delay (s)
+        return new Object[][] {{s.uuid, "", executed, s.readOnly ? 1 : 0, s.index == 0 ? 0 : 1, 0, 0, 0L, null, null,
+            null, 0L}};
       }
       if (sql.equals("SELECT @@global.gtid_executed")) {
         return new Object[][] {{executed}};

@@ -1,0 +1,190 @@
+package dev.ryow.jdbc.it;
+
+import static dev.ryow.jdbc.it.Topology.DATABASE;
+import static dev.ryow.jdbc.it.Topology.HOST;
+import static dev.ryow.jdbc.it.Topology.PASSWORD;
+import static dev.ryow.jdbc.it.Topology.PRIMARY_PORT;
+import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
+import static dev.ryow.jdbc.it.Topology.USER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ryow.jdbc.RyowConnection;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Fleets shaped as users run them, on the sandbox's extra nodes ({@code ryow-sandbox attach}): a replica of a
+ * replica ({@code chained}, from replica1), a delayed replica ({@code delayed}, {@code SOURCE_DELAY=60}), a
+ * replica the URL does not name but the primary reports ({@code spare}), and a multi-source replica
+ * ({@code multi}: channel {@code main} from the primary, {@code side} from an unrelated server
+ * {@code source2}). Each test names its own URL; the nodes are attached once for the class and detached
+ * after it. Routing is proven by {@code @@port}.
+ */
+@AboutSettings(value = "ryow.discoverReplicas",
+    why = "replicas discovered from the primary's SHOW REPLICAS: a replica started later serves reads, a stopped one leaves")
+// The multi-source test runs last: what its reads saw (source2's GTIDs too) joins this JVM's monotonic-read
+// bound, which no other replica can reach until the driver forgets them (a known limit, issue 28).
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TopologiesIT {
+  private static final int CHAINED_PORT = PRIMARY_PORT + 3;
+  private static final int DELAYED_PORT = PRIMARY_PORT + 4;
+  private static final int SPARE_PORT = PRIMARY_PORT + 5;
+  private static final int SOURCE2_PORT = PRIMARY_PORT + 6;
+  private static final int MULTI_PORT = PRIMARY_PORT + 7;
+  private static final String TABLE = "it_topologies";
+
+  @BeforeAll
+  static void attach() throws SQLException {
+    Sandbox.run("detach", "spare");
+    Sandbox.run("attach", "chained", "delayed", "source2", "multi");
+    Topology.exec(SOURCE2_PORT, "CREATE TABLE IF NOT EXISTS side.it_side (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+    Topology.exec(PRIMARY_PORT, "CREATE TABLE IF NOT EXISTS " + TABLE + " (id INT PRIMARY KEY, v INT NOT NULL)");
+    Topology.exec(PRIMARY_PORT, "DELETE FROM " + TABLE);
+  }
+
+  @AfterAll
+  static void detach() {
+    Sandbox.run("detach", "chained", "delayed", "spare", "multi", "source2");
+  }
+
+  private static String url(int... replicaPorts) {
+    StringBuilder url = new StringBuilder("jdbc:ryow:mysql://").append(HOST).append(':').append(PRIMARY_PORT);
+    for (int port : replicaPorts) {
+      url.append(',').append(HOST).append(':').append(port);
+    }
+    return url.append('/').append(DATABASE).append("?user=").append(USER).append("&password=").append(PASSWORD)
+        .toString();
+  }
+
+  /** Writes row {@code id} through {@code c} and reads it back at once: the port that answered, -1 if not seen. */
+  private static int writeThenRead(Connection c, int id) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.executeUpdate("INSERT INTO " + TABLE + " VALUES (" + id + ", " + id + ")");
+      try (ResultSet rs = s.executeQuery("SELECT @@port, COUNT(*) FROM " + TABLE + " WHERE id = " + id)) {
+        rs.next();
+        return rs.getLong(2) == 1 ? rs.getInt(1) : -1;
+      }
+    }
+  }
+
+  /** Returns after the driver's poller has polled two more rounds of {@code servers} servers. */
+  private static void pollerRounds(Connection c, int servers) throws SQLException {
+    RyowConnection r = c.unwrap(RyowConnection.class);
+    long target = r.clusterMetrics().positionPolls() + 2L * servers;
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (r.clusterMetrics().positionPolls() < target) {
+      assertThat(System.nanoTime()).as("the poller polled two rounds within 20 s").isLessThan(deadline);
+      sleep(20);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aChainedReplicaIsWaitedOnLikeADirectOne() throws SQLException {
+    long waitsBefore = Topology.statementsLike(CHAINED_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
+    int onChained = 0;
+    try (Connection c = DriverManager.getConnection(url(CHAINED_PORT))) {
+      pollerRounds(c, 2);
+      for (int i = 1; i <= 30; i++) {
+        int port = writeThenRead(c, 1000 + i);
+        assertThat(port).as("read %d saw its own write", i).isNotEqualTo(-1);
+        assertThat(port).isIn(PRIMARY_PORT, CHAINED_PORT);
+        onChained += port == CHAINED_PORT ? 1 : 0;
+      }
+    }
+    long waits = Topology.statementsLike(CHAINED_PORT, "WAIT_FOR_EXECUTED_GTID_SET") - waitsBefore;
+    // Two hops behind the primary: the read right after a write finds the chained replica without it and
+    // waits there (pipelined), then reads the row from it.
+    assertThat(waits).as("waits sent to the chained replica").isPositive();
+    assertThat(onChained).as("reads answered by the chained replica, of 30").isGreaterThanOrEqualTo(15);
+  }
+
+  @Test
+  void aDelayedReplicaNeverMakesAConsistentReadWaitItsDelay() throws SQLException {
+    long waitsBefore = Topology.statementsLike(DELAYED_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
+    try (Connection c = DriverManager.getConnection(url(DELAYED_PORT))) {
+      pollerRounds(c, 2);
+      for (int i = 1; i <= 10; i++) {
+        assertThat(writeThenRead(c, 2000 + i)).as("read %d saw its own write, on the primary", i)
+            .isEqualTo(PRIMARY_PORT);
+      }
+      assertThat(c.unwrap(RyowConnection.class).clusterMetrics().replicaStates())
+          .as("the delayed replica's state").contains("DELAYED");
+    }
+    assertThat(Topology.statementsLike(DELAYED_PORT, "WAIT_FOR_EXECUTED_GTID_SET") - waitsBefore)
+        .as("waits sent to the delayed replica").isZero();
+  }
+
+  @Test
+  void aReplicaThePrimaryReportsServesReadsAndLeavesRotationWhenStopped() throws SQLException {
+    int replica1 = REPLICA_PORTS.get(0);
+    try (Connection c = DriverManager.getConnection(url(replica1) + "&ryow.discoverReplicas=true")) {
+      pollerRounds(c, 2);
+      Sandbox.run("attach", "spare");
+      // replica1's applier stopped: reads prefer a replica that keeps up, and the spare is the only one.
+      Topology.exec(replica1, "STOP REPLICA SQL_THREAD");
+      try {
+        int onSpare = 0;
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        for (int i = 1; onSpare == 0; i++) {
+          assertThat(System.nanoTime()).as("a read reached the discovered replica within 20 s").isLessThan(deadline);
+          int port = writeThenRead(c, 3000 + i);
+          assertThat(port).as("read %d saw its own write", i).isNotEqualTo(-1);
+          onSpare += port == SPARE_PORT ? 1 : 0;
+          sleep(50);
+        }
+        Sandbox.run("detach", "spare");
+        pollerRounds(c, 3);
+        for (int i = 1; i <= 20; i++) {
+          int port = writeThenRead(c, 4000 + i);
+          assertThat(port).as("read %d after the spare stopped", i).isNotEqualTo(-1).isNotEqualTo(SPARE_PORT);
+        }
+      } finally {
+        Topology.exec(replica1, "START REPLICA SQL_THREAD");
+      }
+    }
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void aMultiSourceReplicaWaitsOnThePrimarysWritesWhatTheOtherChannelBrings() throws SQLException {
+    long waitsBefore = Topology.statementsLike(MULTI_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
+    int onMulti = 0;
+    try (Connection c = DriverManager.getConnection(url(MULTI_PORT))) {
+      pollerRounds(c, 2);
+      for (int i = 1; i <= 30; i++) {
+        Topology.exec(SOURCE2_PORT, "INSERT INTO side.it_side (v) VALUES (" + i + ")"); // the other channel's traffic
+        int port = writeThenRead(c, 5000 + i);
+        assertThat(port).as("read %d saw its own write", i).isNotEqualTo(-1);
+        assertThat(port).isIn(PRIMARY_PORT, MULTI_PORT);
+        onMulti += port == MULTI_PORT ? 1 : 0;
+      }
+    }
+    try (Connection side = Topology.plain(SOURCE2_PORT);
+        Connection multi = Topology.plain(MULTI_PORT)) {
+      assertThat(Topology.queryString(multi, "SELECT @@global.gtid_executed"))
+          .as("the replica's gtid_executed holds both sources")
+          .contains(Topology.queryString(side, "SELECT @@server_uuid"));
+    }
+    assertThat(Topology.statementsLike(MULTI_PORT, "WAIT_FOR_EXECUTED_GTID_SET") - waitsBefore)
+        .as("waits sent to the multi-source replica").isPositive();
+    assertThat(onMulti).as("reads answered by the multi-source replica, of 30").isGreaterThanOrEqualTo(15);
+  }
+}
