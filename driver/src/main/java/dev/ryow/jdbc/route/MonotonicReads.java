@@ -1,5 +1,12 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.HomeTurns;
+import dev.ryow.jdbc.cluster.PollSnapshot;
+import dev.ryow.jdbc.cluster.ReadBound;
+import dev.ryow.jdbc.cluster.ReadWatermark;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;
 import java.util.List;
@@ -263,7 +270,7 @@ public final class MonotonicReads {
   /**
    * The replica whose turn it is to be the home of the JVM's monotonic reads, or null when none may be:
    * the poller moves the turn once a round ({@link Cluster#homeTurn()}), to the replica that served the
-   * fewest reads ({@link TurnRule}), so every replica takes its share. Every connection of the JVM sees
+   * fewest reads ({@link dev.ryow.jdbc.cluster.TurnRule}), so every replica takes its share. Every connection of the JVM sees
    * the same turn, so its reads stay on one replica within a round (no position reads between
    * connections); moving costs reading the old home's position once a round. When the replica whose turn
    * it is cannot serve now (out of rotation, {@linkplain ReplicaEndpoint#behind() behind},

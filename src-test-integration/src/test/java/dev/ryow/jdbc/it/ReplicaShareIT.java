@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * go backwards and never miss the thread's own write.
  *
  * <p>Why the share does not depend on the machine's speed: the home of the JVM's reads moves once a poll
- * round, to the replica that has served the fewest reads ({@code route.TurnRule}), so the two never differ
+ * round, to the replica that has served the fewest reads ({@code cluster.TurnRule}), so the two never differ
  * by more than the reads of the largest round, however many reads a round holds. The test counts the
  * reads of each poll round itself (rounds told apart by the driver's poll count) and runs until the total
  * is at least {@value #ROUNDS_PER_LARGEST} times the largest round, and at least {@value #MIN_ROUNDS}
