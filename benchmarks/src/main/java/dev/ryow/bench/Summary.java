@@ -21,6 +21,8 @@ public final class Summary {
   static final String END = "<!-- benchmarks:end -->";
   /** The folder, inside the results folder, of the workload run behind forwarders ({@code --delay-ms}). */
   static final String NETWORK = "network";
+  /** The folder, inside the results folder, of the web-style pages run ({@code --reads}). */
+  static final String WEB = "web";
 
   private Summary() {}
 
@@ -60,11 +62,31 @@ public final class Summary {
   static List<String> headline(Path out, String prefix) throws IOException {
     List<String> md = new ArrayList<>();
     addTargets(md, out, prefix);
+    addWeb(md, out);
     if (Files.exists(out.resolve(NETWORK).resolve("workload.svg"))) {
       md.add("");
       md.add("![Write a row, read it back at once, behind 0.5 ms each way](" + prefix + NETWORK + "/workload.svg)");
     }
     return md;
+  }
+
+  /** The web-style pages run's settings and table, if the folder holds one. */
+  private static void addWeb(List<String> md, Path out) throws IOException {
+    List<String> web = lines(out.resolve(WEB).resolve("workload.md"));
+    if (web.isEmpty()) {
+      return;
+    }
+    md.add("");
+    md.add("Web-style pages under lag (*web* run):");
+    md.add("");
+    for (String line : web) {
+      if (line.startsWith("- Flow:") || line.startsWith("- Repetitions:") || line.startsWith("- Settings:")
+          || line.startsWith("- Run started")) {
+        md.add(line);
+      }
+    }
+    md.add("");
+    md.addAll(table(web));
   }
 
   /** The summary, with links to the results folder prefixed by {@code prefix}. */
@@ -101,6 +123,11 @@ public final class Summary {
       md.addAll(table(network));
       md.add("");
       md.add("![Workload behind a network delay](" + prefix + NETWORK + "/workload.svg)");
+      md.add("");
+    }
+    if (!lines(out.resolve(WEB).resolve("workload.md")).isEmpty()) {
+      md.add("### Web-style pages: a write, then several reads");
+      addWeb(md, out);
       md.add("");
     }
     md.add("### Workload on loopback: write a row, read it back at once");
@@ -143,6 +170,8 @@ public final class Summary {
           started(out.resolve("workload.md"))));
       runs.add(new Run("0.5 ms each way", "workload behind forwarders adding 0.5 ms each way",
           NETWORK + "/workload-targets.tsv", NETWORK + "/workload.md", started(out.resolve(NETWORK).resolve("workload.md"))));
+      runs.add(new Run("web", "web-style pages (a write, then several reads), pooled",
+          WEB + "/workload-targets.tsv", WEB + "/workload.md", started(out.resolve(WEB).resolve("workload.md"))));
       runs.add(new Run("protocol", "transaction protocol", "protocol-targets.tsv", "protocol.md",
           started(out.resolve("protocol.md"))));
       return runs;

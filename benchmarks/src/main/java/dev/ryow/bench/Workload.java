@@ -31,8 +31,10 @@ import java.util.concurrent.atomic.LongAdder;
  * by an {@link ApplyDelaySampler}.
  *
  * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
- * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--delay-ms D] [--repeat N]
- * [--out benchmarks/results]}: pulse stops the replicas' appliers, and blocked holds
+ * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--delay-ms D] [--repeat N] [--reads R]
+ * [--out benchmarks/results]}: {@code --reads R} (R &gt; 1) makes each iteration a web-style page: the write,
+ * then R reads (the new row, then rows the thread wrote before), timed as one request; pulse stops the
+ * replicas' appliers, and blocked holds
  * {@code FLUSH TABLES WITH READ LOCK} on the replicas (appliers running), for {@code pause-ms} of every
  * {@code period-ms}. {@code --delay-ms} puts a {@link LatencyForwarder} in front of each server (the
  * approaches connect through them; lag injection and counting do not), adding {@code D} ms each way,
@@ -114,11 +116,14 @@ public final class Workload {
   private final int seconds;
   private final int pauseMs;
   private final int periodMs;
+  /** Reads per iteration: 1 reads the row back; more make a web-style page ({@code --reads}). */
+  private final int reads;
   private final PrintStream log = System.out;
   private final boolean console = System.console() != null;
 
   private Workload(Topology topology, List<LatencyForwarder> forwarders, int threads, int seconds, int pauseMs,
-      int periodMs) {
+      int periodMs, int reads) {
+    this.reads = reads;
     this.topology = topology;
     this.forwarders = forwarders;
     this.clients = forwarders.isEmpty() ? topology
@@ -145,6 +150,7 @@ public final class Workload {
     List<Condition> conditions = List.of(Condition.values());
     double delayMs = -1;
     int repeat = 1;
+    int reads = 1;
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : "";
       switch (args[i]) {
@@ -156,6 +162,7 @@ public final class Workload {
         case "--out" -> out = Path.of(value);
         case "--delay-ms" -> delayMs = Double.parseDouble(value);
         case "--repeat" -> repeat = Integer.parseInt(value);
+        case "--reads" -> reads = Integer.parseInt(value);
         case "--approaches" -> approachNames = List.of(value.split(","));
         case "--conditions" -> conditions = Arrays.stream(value.split(","))
             .map(c -> Condition.valueOf(c.toUpperCase(Locale.ROOT))).toList();
@@ -178,7 +185,10 @@ public final class Workload {
           forwarders.add(LatencyForwarder.start(server, delayMs));
         }
       }
-      Workload w = new Workload(topology, forwarders, threads, seconds, pauseMs, periodMs);
+      if (reads < 1) {
+        throw new IllegalArgumentException("--reads must be at least 1, not " + reads);
+      }
+      Workload w = new Workload(topology, forwarders, threads, seconds, pauseMs, periodMs, reads);
       w.run(approaches, conditions, warmup, repeat, delayMs, out);
     } finally {
       forwarders.forEach(LatencyForwarder::close);
@@ -224,7 +234,7 @@ public final class Workload {
     long elapsed = Instant.now().getEpochSecond() - started.getEpochSecond();
     Settings settings = new Settings(started.toString(), elapsed, threads, seconds, warmup, pauseMs, periodMs,
         mysqlVersion, connectorVersion, loadAtStart, Machine.loadAverage(), topology, repeat, delayMs,
-        addedRoundTripMs);
+        addedRoundTripMs, reads);
     new WorkloadReport(settings, approaches, conditions, cells).write(out);
     log.println("Wrote " + out.resolve("workload.md") + " and " + out.resolve("workload.svg"));
   }
@@ -232,7 +242,12 @@ public final class Workload {
   /** What the report records about the run. */
   record Settings(String started, long elapsedSeconds, int threads, int seconds, int warmup, int pauseMs,
       int periodMs, String mysqlVersion, String connectorVersion, String loadAtStart, String loadAtEnd,
-      Topology topology, int runs, double delayMs, double[] addedRoundTripMs) {
+      Topology topology, int runs, double delayMs, double[] addedRoundTripMs, int reads) {
+    /** Whether an iteration is a web-style page (a write, then several reads) rather than one read-back. */
+    boolean page() {
+      return reads > 1;
+    }
+
     /** Whether forwarders stood between the clients and the servers. */
     boolean forwarded() {
       return delayMs >= 0;
@@ -337,6 +352,7 @@ public final class Workload {
       List<Thread> running = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
+        int pageReads = reads;
         Thread th = new Thread(() -> {
           LongList reads = new LongList();
           LongList writes = new LongList();
@@ -349,11 +365,18 @@ public final class Workload {
                 long t0 = System.nanoTime();
                 w.write(id, v);
                 long t1 = System.nanoTime();
-                int got = w.read(id);
+                boolean fresh = w.read(id) == v;
                 long t2 = System.nanoTime();
+                // A web-style page reads more after the write: rows this user wrote earlier (each must show
+                // its value: read-your-writes and monotonic reads), the latest first.
+                for (int k = 1; k < pageReads; k++) {
+                  long back = Math.min(k, i);
+                  fresh &= w.read(id - back) == (int) ((i - back) % 1_000_000_000L);
+                }
+                long t3 = System.nanoTime();
                 writes.add(t1 - t0);
-                reads.add(t2 - t1);
-                if (got != v) {
+                reads.add(pageReads == 1 ? t2 - t1 : t3 - t0);
+                if (!fresh) {
                   stale.increment();
                 }
                 iterations.increment();

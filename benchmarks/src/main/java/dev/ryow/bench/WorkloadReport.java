@@ -186,6 +186,12 @@ final class WorkloadReport {
           + "each way; measured, it adds %.2f ms (p50) / %.2f ms (p99) to a `SELECT 1` round trip on the primary "
           + "(timer wake-ups on a busy machine come late, never early)", settings.delayMs(), added[0], added[1]));
     }
+    if (settings.page()) {
+      l.add("- Flow: web-style pages. Each iteration is one page: a write (a new row), then " + settings.reads()
+          + " reads by id (the new row, then rows the same user wrote before, the latest first), each a borrow of"
+          + " its own from the pool for the pooled approaches. *Page* latency is the whole page, write included; a"
+          + " page is *stale* if any of its reads missed a value the user wrote");
+    }
     if (settings.runs() > 1) {
       l.add("- Repetitions: " + settings.runs() + " runs of every cell, in rounds");
     }
@@ -209,7 +215,8 @@ final class WorkloadReport {
   List<String> table() {
     List<String> l = new ArrayList<>();
     boolean ranges = settings.runs() > 1;
-    l.add("| Condition | Approach | Iterations/s | Stale reads | Read p50 / p99 ms" + (ranges ? " | p50 per run ms" : "")
+    l.add("| Condition | Approach | " + (settings.page() ? "Pages/s | Stale pages | Page p50 / p99 ms"
+        : "Iterations/s | Stale reads | Read p50 / p99 ms") + (ranges ? " | p50 per run ms" : "")
         + " | Write p50 / p99 ms | Reads on primary | Statements / iteration" + (counted ? " | Round trips / iteration" : "")
         + " |");
     l.add("|---|---|---:|---:|---:" + (ranges ? "|---:" : "") + "|---:|---:|---:" + (counted ? "|---:" : "") + "|");
@@ -353,8 +360,41 @@ final class WorkloadReport {
     }
   }
 
+  /**
+   * Issue 24's targets for web-style pages, ryow-pooled against primary-only-pooled (the same pool, the
+   * same borrows): with no lag, at least its pages per second and 95 % of reads on replicas; under pulse and
+   * blocked lag, at least 0.95× its pages per second and at most 1.1× its page p99, with 70 % of reads on
+   * replicas.
+   */
+  private void pageTargets(List<Target> t) {
+    if (!settings.page()) {
+      return;
+    }
+    for (Condition condition : List.of(Condition.NONE, Condition.PULSE, Condition.BLOCKED)) {
+      Cell r = find(POOLED, condition);
+      Cell p = find(POOLED_REFERENCE, condition);
+      if (r == null || p == null) {
+        continue;
+      }
+      boolean none = condition == Condition.NONE;
+      double speed = r.iterationsPerSecond() / p.iterationsPerSecond();
+      double tail = r.readP99() / p.readP99();
+      double share = 100 * (1 - r.primaryShare());
+      double minSpeed = none ? 1.0 : 0.95;
+      double minShare = none ? 95 : 70;
+      String goal = none ? String.format(Locale.ROOT, "pages/s ≥ 1.00×, replicas ≥ %.0f %%", minShare)
+          : String.format(Locale.ROOT, "pages/s ≥ 0.95×, page p99 ≤ 1.1×, replicas ≥ %.0f %%", minShare);
+      String figure = String.format(Locale.ROOT, "pages/s %.2f× (%.1f vs %.1f), page p99 %.2f× (%.1f vs %.1f ms), "
+          + "replicas %.1f %%", speed, r.iterationsPerSecond(), p.iterationsPerSecond(), tail, r.readP99(),
+          p.readP99(), share);
+      t.add(new Target("Web-style pages, " + condition.label + ": ryow-pooled vs primary-only-pooled", goal, figure,
+          speed >= minSpeed && (none || tail <= 1.1) && share >= minShare));
+    }
+  }
+
   List<Target> targets() {
     List<Target> t = new ArrayList<>();
+    pageTargets(t);
     networkTargets(t);
     // With no lag, ryow reads stay on replicas.
     List<String> figures = new ArrayList<>();

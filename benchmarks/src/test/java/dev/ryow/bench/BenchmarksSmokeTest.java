@@ -157,7 +157,7 @@ class BenchmarksSmokeTest {
     }
     Topology topology = Topology.fromEnvironment();
     Workload.Settings settings = new Workload.Settings("2025-01-01T00:00:00Z", 200, 4, 10, 2, 200, 1000,
-        "9.7.0", "MySQL Connector/J 26.10.0", "0.1 0.1 0.1", "0.2 0.2 0.2", topology, 1, -1, null);
+        "9.7.0", "MySQL Connector/J 26.10.0", "0.1 0.1 0.1", "0.2 0.2 0.2", topology, 1, -1, null, 1);
     new WorkloadReport(settings, approaches, List.of(Condition.values()), cells).write(dir);
 
     String svg = Files.readString(dir.resolve("workload.svg"));
@@ -291,7 +291,7 @@ class BenchmarksSmokeTest {
     }
     Workload.Settings settings = new Workload.Settings("2025-01-01T00:00:00Z", 200, 4, 10, 2, 200, 1000,
         "9.7.0", "MySQL Connector/J 26.10.0", "0.1 0.1 0.1", "0.2 0.2 0.2", Topology.fromEnvironment(), 3, 0.5,
-        new double[] {1.05, 1.4});
+        new double[] {1.05, 1.4}, 1);
     new WorkloadReport(settings, approaches, List.of(Condition.NONE), cells).write(dir);
     List<Target> targets = Target.read(dir.resolve("workload-targets.tsv"));
     assertThat(targets).filteredOn(t -> t.name().startsWith("Read right after own write, 0.5 ms each way:"))

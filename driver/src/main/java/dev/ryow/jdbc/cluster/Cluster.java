@@ -55,6 +55,8 @@ public final class Cluster {
   private final AtomicInteger nextReplica = new AtomicInteger();
   /** Poll rounds finished: whose turn it is to be the JVM's home for monotonic reads (monotonic reads, in {@code route}). */
   private volatile int pollRounds;
+  /** Whose turn it is to be the home of the JVM's monotonic reads; moved by the poller. */
+  private final HomeTurns turns;
   /** When the last poll round finished ({@link System#nanoTime()}); meaningless while {@link #pollRounds} is 0. */
   private volatile long lastRoundEndNanos;
   private final ConsistencyMode consistency;
@@ -161,6 +163,7 @@ public final class Cluster {
       all.add(ReplicaEndpoint.vacant(config.primary(), all.size(), maxWaiters, stateVersion));
     }
     this.servers = List.copyOf(all);
+    this.turns = new HomeTurns(servers.size());
     this.distinct = new DistinctServers(name, servers);
     this.primary = new AtomicReference<>(PrimaryState.first(servers.get(0), System.nanoTime()));
     servers.get(0).promote();
@@ -383,6 +386,14 @@ public final class Cluster {
     return true;
   }
 
+  /**
+   * The index of the replica whose turn it is to be the home of the JVM's monotonic reads this poll round
+   * ({@link TurnRule}), or {@link TurnRule#NONE}.
+   */
+  public int homeTurn() {
+    return turns.turn();
+  }
+
   /** Poll rounds the poller has finished (it alone writes it). */
   public int pollRounds() {
     return pollRounds;
@@ -396,6 +407,9 @@ public final class Cluster {
   /** The poller finished a round at {@code nowNanos}. */
   @SuppressWarnings("NonAtomicVolatileUpdate") // one writer, the poller's thread: readers only need to see it
   public void pollRoundDone(long nowNanos) {
+    if (turns.roundDone(servers, primaryEndpoint())) {
+      stateVersion.bump(); // a plan remembered at the old home must be made again
+    }
     lastRoundEndNanos = nowNanos;
     pollRounds = pollRounds + 1;
   }

@@ -33,6 +33,8 @@ public final class ReplicaEndpoint {
   /** Its progress as polls and waits saw it: whether it is predicted stalled ({@link StallRule}). */
   private final AtomicReference<Progress> progress = new AtomicReference<>(Progress.INITIAL);
   private volatile @Nullable PollSnapshot lastPoll;
+  /** Reads this JVM ran on it as a replica (what {@link HomeTurns} balances). */
+  private final java.util.concurrent.atomic.LongAdder servedReads = new java.util.concurrent.atomic.LongAdder();
   /** Its last poll found it behind the primary's position of the round before (see {@link #behind()}). */
   private volatile boolean behind;
   private final int maxWaiters;
@@ -218,6 +220,16 @@ public final class ReplicaEndpoint {
   /** Why it is out of rotation, empty when it is not. */
   public String problem() {
     return healthState().problem();
+  }
+
+  /** A read of this JVM ran on it as a replica. */
+  public void served() {
+    servedReads.increment();
+  }
+
+  /** How many reads of this JVM ran on it as a replica. */
+  public long servedReads() {
+    return servedReads.sum();
   }
 
   /** Reads waiting on it now. */

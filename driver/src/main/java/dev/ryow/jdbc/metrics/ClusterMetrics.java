@@ -12,6 +12,7 @@ public final class ClusterMetrics {
   private final LongAdder primaryWrites = new LongAdder();
   private final LongAdder waits = new LongAdder();
   private final LongAdder waitNanos = new LongAdder();
+  private final WaitHistogram waitTimes = new WaitHistogram();
   private final LongAdder waitsSkipped = new LongAdder();
   private final LongAdder waitsTimedOut = new LongAdder();
   private final LongAdder waitsFailed = new LongAdder();
@@ -62,6 +63,7 @@ public final class ClusterMetrics {
   public void waited(long nanos) {
     waits.increment();
     waitNanos.add(nanos);
+    waitTimes.record(nanos);
   }
 
   /** A replica read needed no wait: the replica was known to have the watermark. */
@@ -233,6 +235,8 @@ public final class ClusterMetrics {
         lostGtidsForgotten.sum(),
         hiddenWrites.sum(),
         positionReads.sum(),
+        waitTimes.percentileMillis(50),
+        waitTimes.percentileMillis(99),
         replicasInRotation,
         replicasOutOfRotation,
         maxApplierLagMillis,

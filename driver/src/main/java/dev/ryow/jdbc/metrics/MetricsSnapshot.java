@@ -34,6 +34,9 @@ package dev.ryow.jdbc.metrics;
  *     function that inserts): each ran again on the primary, and its shape goes there from then on
  * @param positionReads positions ({@code gtid_owned}, {@code gtid_executed}) read on demand so that a
  *     monotonic read could leave the server its scope's earlier reads ran on (one round trip each)
+ * @param waitP50Millis median time of a wait on a replica (its {@code WAIT_FOR_EXECUTED_GTID_SET} round trip,
+ *     alone or sent with the read), since the cluster started, in ms, to within 25 % (0: no waits yet)
+ * @param waitP99Millis the 99th percentile of the same
  * @param replicasInRotation replicas in rotation at the last poll
  * @param replicasOutOfRotation replicas out of rotation at the last poll
  * @param maxApplierLagMillis largest applier lag at the last poll (performance_schema timestamps)
@@ -68,6 +71,8 @@ public record MetricsSnapshot(
     long lostGtidsForgotten,
     long hiddenWrites,
     long positionReads,
+    double waitP50Millis,
+    double waitP99Millis,
     long replicasInRotation,
     long replicasOutOfRotation,
     long maxApplierLagMillis,
@@ -80,6 +85,15 @@ public record MetricsSnapshot(
   public double replicaShare() {
     long reads = replicaReads + primaryReads;
     return reads == 0 ? 0 : (double) replicaReads / reads;
+  }
+
+  /**
+   * Share of reads that passed over a replica predicted stalled, 0..1 (0 when there were no reads): times a
+   * read skipped a stalled replica, per read (a read that skipped two counts twice).
+   */
+  public double stalledSkipShare() {
+    long reads = replicaReads + primaryReads;
+    return reads == 0 ? 0 : (double) stalledSkips / reads;
   }
 
   /** Share of replica reads that needed no wait round trip, 0..1 (0 when there were none). */

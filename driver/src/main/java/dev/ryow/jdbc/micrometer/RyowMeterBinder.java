@@ -152,6 +152,12 @@ public final class RyowMeterBinder implements MeterBinder {
         MetricsSnapshot::maxApplierLagMillis, BaseUnits.MILLISECONDS);
     gauge(registry, "ryow.replica.share", cluster, "Share of reads served by replicas (0..1)",
         MetricsSnapshot::replicaShare, null);
+    gauge(registry, "ryow.waits.p50", cluster, "Median wait on a replica since the cluster started",
+        MetricsSnapshot::waitP50Millis, BaseUnits.MILLISECONDS);
+    gauge(registry, "ryow.waits.p99", cluster, "99th percentile of the waits on replicas since the cluster started",
+        MetricsSnapshot::waitP99Millis, BaseUnits.MILLISECONDS);
+    gauge(registry, "ryow.replica.skips.stalled.share", cluster,
+        "Skips of a replica predicted stalled, per read (0..1)", MetricsSnapshot::stalledSkipShare, null);
     gauge(registry, "ryow.replica.no.wait.share", cluster, "Share of replica reads that needed no wait (0..1)",
         MetricsSnapshot::noWaitShare, null);
   }

@@ -2,6 +2,7 @@ package dev.ryow.jdbc.route;
 
 import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.HomeTurns;
 import dev.ryow.jdbc.cluster.PollSnapshot;
 import dev.ryow.jdbc.cluster.ReadBound;
 import dev.ryow.jdbc.cluster.ReadWatermark;
@@ -268,32 +269,26 @@ public final class MonotonicReads {
 
   /**
    * The replica whose turn it is to be the home of the JVM's monotonic reads, or null when none may be:
-   * the turn moves to the next replica at every poll round ({@link Cluster#pollRounds()}), skipping those
-   * out of rotation, {@linkplain ReplicaEndpoint#behind() behind}, {@linkplain ReplicaEndpoint#stalled()
-   * stalled} or at their waiter cap. Every connection of the JVM sees the same turn, so its reads stay on
-   * one replica within a round (no position reads between connections) and every replica takes its share
-   * over the rounds; moving costs reading the old home's position once a round. Before the first round
-   * (no poll yet) nobody's turn comes: a home stays.
+   * the poller moves the turn once a round ({@link Cluster#homeTurn()}), to the replica that served the
+   * fewest reads ({@link dev.ryow.jdbc.cluster.TurnRule}), so every replica takes its share. Every connection of the JVM sees
+   * the same turn, so its reads stay on one replica within a round (no position reads between
+   * connections); moving costs reading the old home's position once a round. When the replica whose turn
+   * it is cannot serve now (out of rotation, {@linkplain ReplicaEndpoint#behind() behind},
+   * {@linkplain ReplicaEndpoint#stalled() stalled}, at its waiter cap), the next one in index order that
+   * can takes it. Before the first round (no poll yet) nobody's turn comes: a home stays.
    */
   private @Nullable ReplicaEndpoint turn() {
     List<ReplicaEndpoint> servers = cluster.servers();
     ReplicaEndpoint primary = cluster.primaryEndpoint();
     int n = servers.size();
-    int round = cluster.pollRounds();
-    ReplicaEndpoint best = null;
-    int bestKey = Integer.MAX_VALUE;
-    for (int i = 0; i < n; i++) {
-      ReplicaEndpoint e = servers.get(i);
-      if (e == primary || e.vacant() || !e.health().inRotation() || e.behind() || e.stalled() || !e.hasWaitRoom()) {
-        continue;
-      }
-      int key = Math.floorMod(e.index() - round, n);
-      if (key < bestKey) {
-        bestKey = key;
-        best = e;
+    int from = Math.max(cluster.homeTurn(), 0);
+    for (int k = 0; k < n; k++) {
+      ReplicaEndpoint e = servers.get((from + k) % n);
+      if (HomeTurns.mayTakeTurn(e, primary) && e.hasWaitRoom()) {
+        return e;
       }
     }
-    return best;
+    return null;
   }
 
   /**

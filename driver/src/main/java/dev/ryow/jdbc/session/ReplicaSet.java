@@ -566,6 +566,7 @@ final class ReplicaSet {
   void ran(PhysicalConnection on) {
     for (Slot slot : slots) {
       if (slot.connection == on) {
+        slot.endpoint.served();
         SessionMirror mirror = slot.mirror;
         slot.inTransaction |= mirror != null && !mirror.autoCommit();
         return;
