@@ -281,7 +281,15 @@ final class PrimaryLink {
         trouble = "the primary " + target + " is unreachable: " + e.getMessage();
       }
       switch (patience) {
-        case LOGIN -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
+        case LOGIN -> {
+          if (state.lost()) {
+            // A round already found no writable server and this attempt confirms it: the login opens on
+            // the replicas at once instead of waiting for the next round (the poller ends the outage).
+            throw new SQLTransientConnectionException("[" + cluster.name() + "] no writable server: " + trouble
+                + " (and no writable server was found since " + target + " was lost)", "08001");
+          }
+          cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
+        }
         case ONE_ROUND -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, cluster.failoverTimeoutMillis());
         case FAILOVER -> {
           long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
