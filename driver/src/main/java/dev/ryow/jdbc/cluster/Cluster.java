@@ -10,6 +10,7 @@ import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.GroupMember;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.sql.ClassificationCache;
 import java.math.BigDecimal;
@@ -89,6 +90,8 @@ public final class Cluster {
 
   /** One round of primary discovery at a time. */
   private final ReentrantLock discovery = new ReentrantLock();
+  /** Serialises {@link #memberFound}: the poller and a discovery round may take in members at once. */
+  private final ReentrantLock members = new ReentrantLock();
   /** When the next round of primary discovery may begin ({@link System#nanoTime()}): one per poll interval. */
   private final AtomicLong nextRoundNanos = new AtomicLong(System.nanoTime());
   private final long roundIntervalNanos;
@@ -758,9 +761,54 @@ public final class Cluster {
         order.add(e);
       }
     }
+    List<GroupMember> group = List.of();
     for (ReplicaEndpoint e : order) {
       try (PhysicalConnection c = connector.openMonitor(login, e.host())) {
         if (!c.identity().readOnly()) {
+          return e;
+        }
+        seen.append(e).append(" read-only; ");
+        if (group.isEmpty()) {
+          group = groupSeenBy(c);
+        }
+      } catch (SQLException failure) {
+        seen.append(e).append(" unreachable; ");
+      }
+    }
+    return electedElsewhere(group, order, seen);
+  }
+
+  /** The group as the member behind {@code c} sees it; empty for a server outside a group or a failed query. */
+  private List<GroupMember> groupSeenBy(PhysicalConnection c) {
+    try {
+      return c.readGroupMembers();
+    } catch (SQLException e) {
+      LOG.debug("[{}] reading the group's members on {} failed: {}", name, c.host(), e.getMessage());
+      return List.of();
+    }
+  }
+
+  /**
+   * No server of {@code tried} is writable: a group may have elected a member neither the URL nor a poll
+   * named. The members another member sees ({@code group}) are taken in as the poller would take them
+   * ({@link GroupMemberRule}), and the election's winner is tried at once.
+   */
+  private @Nullable ReplicaEndpoint electedElsewhere(List<GroupMember> group, List<ReplicaEndpoint> tried,
+      StringBuilder seen) {
+    for (GroupMember m : group) {
+      GroupMemberRule.Member what = GroupMemberRule.decide(m.state(), m.role());
+      if (what == GroupMemberRule.Member.IGNORE) {
+        continue;
+      }
+      memberFound(m.uuid(), new HostSpec(m.host(), m.port()));
+      ReplicaEndpoint e = serverByUuid(m.uuid());
+      if (what != GroupMemberRule.Member.ADOPT_AND_TRY || e == null || tried.contains(e)) {
+        continue;
+      }
+      try (PhysicalConnection c = connector.openMonitor(login, e.host())) {
+        if (!c.identity().readOnly()) {
+          LOG.info("[{}] the group's primary is {} (server_uuid {}), a member this cluster had not polled", name,
+              e.host(), m.uuid());
           return e;
         }
         seen.append(e).append(" read-only; ");
@@ -868,9 +916,18 @@ public final class Cluster {
    * The poller found a Group Replication member ({@code replication_group_members}, ONLINE or RECOVERING):
    * unless it is one of the servers already (by {@code server_uuid}, or by address while a server's uuid is
    * not known yet), it takes the first vacant place, is polled from the next round on and serves reads once
-   * it is ONLINE. Poller only.
+   * it is ONLINE. The poller and primary discovery call it; one at a time ({@link #members}).
    */
   void memberFound(String uuid, HostSpec host) {
+    members.lock();
+    try {
+      takeIn(uuid, host);
+    } finally {
+      members.unlock();
+    }
+  }
+
+  private void takeIn(String uuid, HostSpec host) {
     ReplicaEndpoint free = null;
     for (ReplicaEndpoint e : servers) {
       if (e.vacant()) {

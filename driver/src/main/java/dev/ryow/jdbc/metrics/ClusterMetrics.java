@@ -33,6 +33,7 @@ public final class ClusterMetrics {
   private final LongAdder readsRetried = new LongAdder();
   private final LongAdder primaryReconnects = new LongAdder();
   private final LongAdder primaryFailovers = new LongAdder();
+  private final LongAdder loginsWithoutPrimary = new LongAdder();
   private final LongAdder lostGtidsForgotten = new LongAdder();
   private final LongAdder hiddenWrites = new LongAdder();
   private final LongAdder positionReads = new LongAdder();
@@ -169,6 +170,11 @@ public final class ClusterMetrics {
     primaryFailovers.increment();
   }
 
+  /** A logical connection opened on a replica: its login found no writable primary. */
+  public void loginWithoutPrimary() {
+    loginsWithoutPrimary.increment();
+  }
+
   /** A watermark named GTIDs the current primary lacks; they were dropped from it (logged). */
   public void lostGtidsForgotten() {
     lostGtidsForgotten.increment();
@@ -232,6 +238,7 @@ public final class ClusterMetrics {
         readsRetried.sum(),
         primaryReconnects.sum(),
         primaryFailovers.sum(),
+        loginsWithoutPrimary.sum(),
         lostGtidsForgotten.sum(),
         hiddenWrites.sum(),
         positionReads.sum(),

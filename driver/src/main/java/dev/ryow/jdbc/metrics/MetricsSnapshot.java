@@ -29,6 +29,8 @@ package dev.ryow.jdbc.metrics;
  * @param readsRetried reads run again elsewhere after their server connection failed
  * @param primaryReconnects new physical primary connections after one was lost
  * @param primaryFailovers times the cluster moved to a different writable server
+ * @param loginsWithoutPrimary logical connections opened on a replica because no writable primary was found:
+ *     they served reads there, and their first statement that needed the primary looked for it
  * @param lostGtidsForgotten watermarks that named GTIDs the primary lacks (dropped, logged)
  * @param hiddenWrites statements classified as reads that a replica refused because they write (a stored
  *     function that inserts): each ran again on the primary, and its shape goes there from then on
@@ -68,6 +70,7 @@ public record MetricsSnapshot(
     long readsRetried,
     long primaryReconnects,
     long primaryFailovers,
+    long loginsWithoutPrimary,
     long lostGtidsForgotten,
     long hiddenWrites,
     long positionReads,

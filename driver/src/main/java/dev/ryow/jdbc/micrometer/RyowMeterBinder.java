@@ -103,7 +103,10 @@ public final class RyowMeterBinder implements MeterBinder {
       new CounterSpec("ryow.primary.reconnects", Tags.empty(), "New primary connections after one was lost",
           MetricsSnapshot::primaryReconnects),
       new CounterSpec("ryow.primary.failovers", Tags.empty(), "Times the cluster moved to another writable server",
-          MetricsSnapshot::primaryFailovers));
+          MetricsSnapshot::primaryFailovers),
+      new CounterSpec("ryow.primary.logins.without", Tags.empty(),
+          "Logical connections opened on a replica because no writable primary was found",
+          MetricsSnapshot::loginsWithoutPrimary));
 
   private final String clusterName;
   private final Supplier<MetricsSnapshot> metrics;

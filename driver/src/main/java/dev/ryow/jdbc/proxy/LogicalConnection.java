@@ -241,9 +241,13 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
         this, on, on.jdbc().prepareCall(sql, resultSetType, resultSetConcurrency, holdability));
   }
 
-  /** The primary's connection for a call of its transaction (savepoints), with the application's flags synced. */
+  /**
+   * The primary's connection for a call of its transaction (savepoints), with the application's flags
+   * synced: replaced first when it broke, the primary moved, or it stands in for a primary the login did
+   * not find ({@link Session#primaryForCall}; never inside a transaction that already holds it).
+   */
   private Connection inTransaction() throws SQLException {
-    session.checkOpen();
+    session.primaryForCall();
     return session.transactions().primaryInTransaction();
   }
 

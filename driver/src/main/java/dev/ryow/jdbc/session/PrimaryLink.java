@@ -4,6 +4,7 @@ import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.PrimaryState;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.route.LoginRule;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.Sql;
@@ -46,8 +47,18 @@ final class PrimaryLink {
   private boolean readOnly;
   /** False once SQL may have changed the session's read-only mode behind {@link #readOnly}. */
   private boolean readOnlyKnown = true;
+  /**
+   * {@link #primary} is a replica's connection standing in for the primary's (the login found no
+   * writable server): never run on, replaced before the first statement that needs the primary.
+   */
+  private boolean standIn;
 
-  /** Opens the primary connection at login (one round of primary discovery at most). */
+  /**
+   * Opens the primary connection at login (one round of primary discovery at most). When that finds no
+   * writable server, the {@link LoginRule} may open the logical connection on a replica instead: a
+   * stand-in ({@link #standIn}) that no statement runs on, replaced before the first one that needs the
+   * primary.
+   */
   PrimaryLink(Cluster cluster, RyowConfig config, ConnectorJ connector, SessionState session,
       Consumer<String> ownGtids) throws SQLException {
     this.cluster = cluster;
@@ -55,14 +66,68 @@ final class PrimaryLink {
     this.connector = connector;
     this.session = session;
     this.ownGtids = ownGtids;
-    this.primary = connect(Patience.LOGIN);
+    PhysicalConnection opened;
     try {
-      cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
+      opened = connect(Patience.LOGIN);
     } catch (SQLException e) {
-      primary.close();
-      throw e;
+      opened = standIn(e);
+    }
+    this.primary = opened;
+    if (!standIn) {
+      try {
+        cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
+      } catch (SQLException e) {
+        primary.close();
+        throw e;
+      }
     }
     this.mirror = new SessionMirror(session);
+  }
+
+  /**
+   * A login found no writable primary ({@code failure}): when the {@link LoginRule} says so, opens a
+   * connection to the first replica that answers (servers not known unreachable first) and returns it,
+   * marked broken, as the stand-in for the primary connection. No statement ever runs on it: every
+   * statement and call that needs the primary replaces it first ({@link #stale}); it answers only what
+   * Connector/J answers without a round trip (holdability, autocommit, the database), takes the session
+   * settings that are replayed on the real one, and tells {@code isValid} whether the logical connection
+   * can serve reads. Reads go to the replicas as during any outage of the primary.
+   */
+  private PhysicalConnection standIn(SQLException failure) throws SQLException {
+    PrimaryState state = cluster.primary();
+    java.util.List<ReplicaEndpoint> candidates = new java.util.ArrayList<>();
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != state.endpoint() && !e.vacant() && e.health() != dev.ryow.jdbc.cluster.Health.UNREACHABLE) {
+        candidates.add(e);
+      }
+    }
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != state.endpoint() && !e.vacant() && e.health() == dev.ryow.jdbc.cluster.Health.UNREACHABLE) {
+        candidates.add(e);
+      }
+    }
+    LoginRule.PrimaryOutcome outcome = Sql.isUnreachable(failure)
+        ? LoginRule.PrimaryOutcome.NO_WRITABLE_SERVER : LoginRule.PrimaryOutcome.REFUSED;
+    if (LoginRule.decide(outcome, candidates.size()) == LoginRule.Login.FAIL) {
+      throw failure;
+    }
+    for (ReplicaEndpoint e : candidates) {
+      try {
+        PhysicalConnection p = connector.openReplica(config, e.host());
+        p.markBroken();
+        epoch = state.epoch();
+        outages = state.outages();
+        standIn = true;
+        cluster.loggedIn(config);
+        cluster.metrics().loginWithoutPrimary();
+        LOG.debug("[{}] no writable primary at login ({}): the connection opens on the replicas; its first statement"
+            + " that needs the primary looks for it", cluster.name(), failure.getMessage());
+        return p;
+      } catch (SQLException replicaFailure) {
+        failure.addSuppressed(replicaFailure);
+      }
+    }
+    throw failure;
   }
 
   /** The physical primary connection (it may be broken: see {@link #stale}). */
@@ -93,6 +158,9 @@ final class PrimaryLink {
     PrimaryState state = cluster.primary();
     if (state.epoch() != epoch) {
       return "the cluster moved to primary " + state.endpoint();
+    }
+    if (standIn) {
+      return "this connection was opened while no writable primary was found";
     }
     if (state.outages() != outages) {
       return "the primary " + state.endpoint() + " was unreachable or read-only since this connection was opened";
@@ -166,6 +234,7 @@ final class PrimaryLink {
           cluster.name(), why);
     }
     primary = fresh;
+    standIn = false;
     SessionMirror m = new SessionMirror(session);
     m.sync(fresh.jdbc(), true);
     autoCommit = true;
@@ -212,7 +281,15 @@ final class PrimaryLink {
         trouble = "the primary " + target + " is unreachable: " + e.getMessage();
       }
       switch (patience) {
-        case LOGIN -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
+        case LOGIN -> {
+          if (state.lost()) {
+            // A round already found no writable server and this attempt confirms it: the login opens on
+            // the replicas at once instead of waiting for the next round (the poller ends the outage).
+            throw new SQLTransientConnectionException("[" + cluster.name() + "] no writable server: " + trouble
+                + " (and no writable server was found since " + target + " was lost)", "08001");
+          }
+          cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
+        }
         case ONE_ROUND -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, cluster.failoverTimeoutMillis());
         case FAILOVER -> {
           long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());

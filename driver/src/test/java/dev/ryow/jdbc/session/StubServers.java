@@ -398,6 +398,9 @@ final class StubServers implements Driver {
       if (sql.equals("SELECT @@global.gtid_owned, @@global.gtid_executed")) {
         return new Object[][] {{"", executed}};
       }
+      if (sql.startsWith("SELECT MEMBER_ID, MEMBER_HOST")) {
+        return new Object[0][]; // the stub servers are not group members
+      }
       if (sql.equals("SELECT DATABASE()")) {
         return new Object[][] {{connection.database}};
       }

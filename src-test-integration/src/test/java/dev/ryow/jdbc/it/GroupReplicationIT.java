@@ -235,6 +235,105 @@ class GroupReplicationIT {
     assertThat(w.readerReads(HeldConnections.DURING)).as("reader reads during the election").isPositive();
   }
 
+  /**
+   * The group elects a member the URL does not name, and the cluster never polled it: a URL that names
+   * member1 (the primary) and member2, whose weight keeps it from winning, so the election after a
+   * {@code kill -9} of member1 goes to member3. A connection opened after the election writes on member3
+   * at once: the discovery round reads the group from member2, the member that answers.
+   */
+  @Test
+  void anElectionToAMemberTheUrlDoesNotNameIsFollowedAtOnce() throws Exception {
+    if (primaryPort() != MEMBER_PORTS.get(0)) {
+      group("switchover", "member1");
+    }
+    int old = primaryPort();
+    int loser = MEMBER_PORTS.get(1);
+    int winner = MEMBER_PORTS.get(2);
+    String twoMembers = "jdbc:ryow:mysql://" + HOST + ":" + old + "," + HOST + ":" + loser
+        + "/ryow?user=ryow&password=ryow";
+    try (Connection c = plain(loser); Statement s = c.createStatement()) {
+      s.execute("SET GLOBAL group_replication_member_weight = 0");
+    }
+    try {
+      group("kill-primary");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (primaryPortOrZero() != winner) {
+        assertThat(System.nanoTime()).as("member3 elected within 60 s").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      long t0 = System.nanoTime();
+      try (Connection c = DriverManager.getConnection(twoMembers); Statement s = c.createStatement()) {
+        s.executeUpdate("INSERT INTO it_group (id, v, port) VALUES (-3, 3, @@port)");
+        long writeMillis = (System.nanoTime() - t0) / 1_000_000;
+        try (ResultSet rs = s.executeQuery("SELECT v FROM it_group WHERE id = -3")) {
+          assertThat(rs.next()).as("the connection reads its own write back").isTrue();
+        }
+        System.out.printf("GROUP election to a member the URL does not name (%d): first write %d ms after login%n",
+            winner, writeMillis);
+        assertThat(c.unwrap(RyowConnection.class).clusterMetrics().primaryFailovers()).as("primary moves").isEqualTo(1);
+      }
+      try (Connection p = plain(winner); Statement s = p.createStatement();
+          ResultSet rs = s.executeQuery("SELECT port FROM it_group WHERE id = -3")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).as("port that ran the write").isEqualTo(winner);
+      }
+    } finally {
+      try (Connection c = plain(loser); Statement s = c.createStatement()) {
+        s.execute("SET GLOBAL group_replication_member_weight = DEFAULT");
+      }
+    }
+  }
+
+  /**
+   * As {@link #heldBusyConnectionsGoOnWritingOnTheElectedPrimaryAfterAKillOfThePrimary}, through a planned
+   * switch ({@code group_replication_set_as_primary}): the same logical connections write on the new
+   * primary, no acknowledged write lost, no stale read, at most one failed statement per writer thread
+   * (a write the old primary refused as read-only did not run and runs again on the new one).
+   */
+  @Test
+  void heldBusyConnectionsFollowAPlannedSwitch() throws Exception {
+    int old = primaryPort();
+    int target = MEMBER_PORTS.subList(0, 3).stream().filter(p -> p != old).findFirst().orElseThrow();
+    try (Connection c = plain(old); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS it_group_held");
+      s.execute("CREATE TABLE it_group_held (id INT PRIMARY KEY, v INT NOT NULL, port INT NOT NULL, conn INT NOT NULL)");
+    }
+    try (Connection c = DriverManager.getConnection(URL)) {
+      awaitInRotation(c, 2);
+    }
+    HeldConnections w = new HeldConnections(URL, "it_group_held", 4, THREADS, 2);
+    long switchMillis;
+    try (w) {
+      Thread.sleep(2_000);
+      long t0 = System.nanoTime();
+      w.phase.set(HeldConnections.DURING);
+      group("switchover", "member" + (MEMBER_PORTS.indexOf(target) + 1));
+      switchMillis = (System.nanoTime() - t0) / 1_000_000;
+      w.phase.set(HeldConnections.AFTER);
+      w.awaitWritesAfter(20, 90);
+    }
+    System.out.printf("GROUP held connections, planned switch %d -> %d in %d ms: acknowledged %d, per connection"
+            + " before/during/after %s; reader reads before/during/after %d/%d/%d; stale %d; failed statements %d %s %s;"
+            + " reader failures %d %s%n",
+        old, target, switchMillis, w.acknowledged.size(), w.perConnection(), w.readerReads(HeldConnections.BEFORE),
+        w.readerReads(HeldConnections.DURING), w.readerReads(HeldConnections.AFTER), w.stale.get(),
+        w.failedStatements.get(), w.failuresByState, w.failures, w.failedReaderStatements.get(), w.readerFailures);
+    assertThat(primaryPort()).isEqualTo(target);
+    try (Connection p = plain(target)) {
+      w.assertSurvived(p, 20);
+    }
+    assertThat(w.failedReaderStatements.get()).as("failed reads of the readers (%s)", w.readerFailures).isZero();
+  }
+
+  /** {@link #primaryPort()}, or 0 while no member reports an ONLINE primary (an election under way). */
+  private static int primaryPortOrZero() throws SQLException {
+    try {
+      return primaryPort();
+    } catch (AssertionError e) {
+      return 0;
+    }
+  }
+
   // -------------------------------------------------------------------------------------------
 
   /** A pooled read-after-write workload (HikariCP, default settings) through one event. */
