@@ -1,15 +1,15 @@
 package dev.ryow.bench;
 
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.ReadWatermark;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
+import dev.ryow.jdbc.cluster.TokenBucket;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.gtid.GtidSet;
-import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.MonotonicReads;
 import dev.ryow.jdbc.route.ReadRequirement;
-import dev.ryow.jdbc.route.ReadWatermark;
-import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.ReplicaSelector;
-import dev.ryow.jdbc.route.TokenBucket;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.util.List;
 import java.util.Properties;

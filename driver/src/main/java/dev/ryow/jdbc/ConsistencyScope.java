@@ -1,8 +1,8 @@
 package dev.ryow.jdbc;
 
+import dev.ryow.jdbc.cluster.ReadWatermark;
+import dev.ryow.jdbc.cluster.Watermark;
 import dev.ryow.jdbc.gtid.GtidSet;
-import dev.ryow.jdbc.route.ReadWatermark;
-import dev.ryow.jdbc.route.Watermark;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,7 @@
 package dev.ryow.jdbc;
 
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.ClusterRegistry;
 import dev.ryow.jdbc.config.ConnectionProperties;
 import dev.ryow.jdbc.config.Masking;
 import dev.ryow.jdbc.config.RyowConfig;
@@ -8,8 +10,6 @@ import dev.ryow.jdbc.config.RyowProperty;
 import dev.ryow.jdbc.config.RyowUrl;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.proxy.LogicalConnection;
-import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.ClusterRegistry;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.sql.Connection;
 import java.sql.Driver;

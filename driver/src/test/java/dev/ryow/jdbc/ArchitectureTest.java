@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
  * field and method a class names, including types that only appear in signatures):
  *
  * <ul>
- *   <li>{@code proxy} (the JDBC face) → {@code session} (the routing brain) → {@code route},
- *       {@code server}, {@code gtid}, {@code sql}, {@code config}, {@code metrics}: nothing below
- *       depends on {@code proxy} or {@code session};
+ *   <li>{@code proxy} (the JDBC face) → {@code session} (the routing brain) → {@code route} (the
+ *       decisions) → {@code cluster} (shared cluster state and polling) → {@code server}, {@code gtid},
+ *       {@code sql}, {@code config}, {@code metrics}: nothing below depends on {@code proxy} or
+ *       {@code session}, and {@code cluster} never names {@code route};
  *   <li>{@code com.mysql.*} only in {@code server};
  *   <li>reflection ({@code java.lang.reflect}, {@code Class.forName}, {@code Class.getMethod} and
  *       kin) only where it is today ({@code metrics.ClusterMBean}, the JMX view), never on the
@@ -77,6 +78,23 @@ class ArchitectureTest {
       }
     }
     assertThat(violations).as("dependencies on proxy/session from below them").isEmpty();
+  }
+
+  @Test
+  void clusterStateNeverDependsOnTheDecisions() {
+    List<String> violations = new ArrayList<>();
+    for (ClassFile c : CLASSES) {
+      if (!c.packageName().equals(ROOT + "cluster")) {
+        continue;
+      }
+      for (String used : c.types) {
+        if (used.startsWith(ROOT + "route/")) {
+          violations.add(c.name + " -> " + used);
+        }
+      }
+    }
+    assertThat(CLASSES).anySatisfy(c -> assertThat(c.name).isEqualTo(ROOT + "cluster/Cluster"));
+    assertThat(violations).as("dependencies of cluster on route").isEmpty();
   }
 
   @Test

@@ -1,8 +1,8 @@
 package dev.ryow.bench.stub;
 
+import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.proxy.LogicalConnection;
-import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.ServerPosition;

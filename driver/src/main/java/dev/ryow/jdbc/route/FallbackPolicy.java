@@ -1,12 +1,15 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.cluster.FallbackBudget;
+import dev.ryow.jdbc.cluster.PrimaryState;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
+import dev.ryow.jdbc.cluster.StallRule;
 import dev.ryow.jdbc.config.DegradeMode;
 import dev.ryow.jdbc.config.FallbackMode;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import java.sql.SQLTransientException;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class FallbackPolicy {
   private static final Logger LOG = LoggerFactory.getLogger(FallbackPolicy.class);
-  private static final long STALE_LOG_INTERVAL_NANOS = 1_000_000_000L;
 
   /** Where a read that no replica could serve in time runs. */
   public enum Decision {
@@ -57,21 +59,14 @@ public final class FallbackPolicy {
   private final String clusterName;
   private final FallbackMode mode;
   private final DegradeMode degrade;
-  /** Null: no cap ({@code ryow.fallbackRate=0}). */
-  private final @Nullable TokenBucket bucket;
+  private final FallbackBudget budget;
   private final int rate;
   private final int burst;
   private final int waitTimeoutMillis;
   private final int maxWaiters;
-  private final AtomicLong lastStaleLog = new AtomicLong(System.nanoTime() - STALE_LOG_INTERVAL_NANOS);
 
-  /** The policy of a cluster's config. */
-  public FallbackPolicy(RyowConfig config) {
-    this(config, bucketOf(config));
-  }
-
-  /** The policy with a given bucket, null for no cap (tests). */
-  public FallbackPolicy(RyowConfig config, @Nullable TokenBucket bucket) {
+  /** The policy of a cluster's config, drawing on the cluster's shared {@code budget}. */
+  public FallbackPolicy(RyowConfig config, FallbackBudget budget) {
     this.clusterName = config.clusterName();
     this.mode = config.get(RyowProperties.FALLBACK);
     this.degrade = config.get(RyowProperties.FALLBACK_DEGRADE);
@@ -79,12 +74,7 @@ public final class FallbackPolicy {
     this.burst = config.get(RyowProperties.FALLBACK_BURST);
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.maxWaiters = config.get(RyowProperties.MAX_WAITERS_PER_REPLICA);
-    this.bucket = bucket;
-  }
-
-  private static @Nullable TokenBucket bucketOf(RyowConfig config) {
-    int rate = config.get(RyowProperties.FALLBACK_RATE);
-    return rate == 0 ? null : new TokenBucket(rate, config.get(RyowProperties.FALLBACK_BURST));
+    this.budget = budget;
   }
 
   /**
@@ -105,8 +95,7 @@ public final class FallbackPolicy {
         if (primaryLost) {
           return Decision.AWAIT_REPLICA;
         }
-        TokenBucket b = bucket;
-        if (b == null || b.tryAcquire()) {
+        if (budget.tryAcquire()) {
           return Decision.PRIMARY;
         }
         metrics.fallbackThrottled();
@@ -142,9 +131,7 @@ public final class FallbackPolicy {
 
   /** Logs a stale read at most once per second per cluster, with what made it stale. */
   public void logStale(@Nullable ReplicaEndpoint replica, Reason reason) {
-    long now = System.nanoTime();
-    long last = lastStaleLog.get();
-    if (now - last >= STALE_LOG_INTERVAL_NANOS && lastStaleLog.compareAndSet(last, now)) {
+    if (budget.mayLogStale()) {
       LOG.warn("[{}] serving a read stale from {} (counted in staleReads; logged at most once a second): {}",
           clusterName, replica, what(replica, reason));
     }

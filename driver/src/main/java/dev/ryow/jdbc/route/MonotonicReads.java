@@ -1,5 +1,11 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.PollSnapshot;
+import dev.ryow.jdbc.cluster.ReadBound;
+import dev.ryow.jdbc.cluster.ReadWatermark;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
+import dev.ryow.jdbc.cluster.StallRule;
 import dev.ryow.jdbc.gtid.GtidSet;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,7 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.cluster.ReadBound;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.gtid.GtidSet;
 import org.jspecify.annotations.Nullable;
 

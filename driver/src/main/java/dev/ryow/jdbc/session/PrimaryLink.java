@@ -1,9 +1,9 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.PrimaryState;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.RyowConfig;
-import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.PrimaryState;
-import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.Sql;
@@ -35,7 +35,7 @@ final class PrimaryLink {
   private long epoch;
   /**
    * The cluster's count of primary outages when {@link #primary} was opened ({@link
-   * dev.ryow.jdbc.route.PrimaryState#outages}).
+   * dev.ryow.jdbc.cluster.PrimaryState#outages}).
    */
   private long outages;
   /**

@@ -1,8 +1,8 @@
 package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.gtid.GtidSet;
-import dev.ryow.jdbc.route.ReplicaEndpoint;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * monotonic replica read that ran there without a wait, with what its plan was made from: the
  * consistency mode, the connection's and the JVM's write watermarks (immutable sets, compared by
  * identity) and the versions of the cluster's state and of the read watermarks
- * ({@link dev.ryow.jdbc.route.StateVersion}). While all are the same, planning again would choose the
+ * ({@link dev.ryow.jdbc.cluster.StateVersion}). While all are the same, planning again would choose the
  * same server and the same no-wait admission, so the read goes there at once.
  *
  * <p>The key is taken {@linkplain #begin before} the plan reads any state, and kept only if the plan

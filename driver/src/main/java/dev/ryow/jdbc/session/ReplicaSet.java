@@ -1,15 +1,15 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.ReadPlacement;
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
-import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.route.FallbackPolicy;
 import dev.ryow.jdbc.route.ReadAdmission;
-import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.route.ReadRequirement;
-import dev.ryow.jdbc.route.ReplicaEndpoint;
 import dev.ryow.jdbc.route.ReplicaSelector;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
@@ -46,6 +46,8 @@ final class ReplicaSet {
   private final long[] orderKeys;
   /** "Wait or skip?" for each candidate of the current read, and why it falls back. */
   private final ReadAdmission<Slot> admission = new ReadAdmission<>();
+  /** "What on failure?" once no replica could serve a read in time. */
+  private final FallbackPolicy fallback;
   /** A read-only transaction runs on this slot until it ends. */
   private @Nullable Slot transactionSlot;
   private ReadPlacement placement = ReadPlacement.REPLICA_NO_WAIT;
@@ -88,6 +90,7 @@ final class ReplicaSet {
     this.connector = connector;
     this.session = session;
     this.metrics = cluster.metrics();
+    this.fallback = new FallbackPolicy(config, cluster.fallbackBudget());
     this.start = cluster.nextReplicaStart();
     List<ReplicaEndpoint> servers = cluster.servers();
     this.slots = new Slot[servers.size()];
@@ -362,7 +365,7 @@ final class ReplicaSet {
     }
     FallbackPolicy.Decision decision;
     try {
-      decision = cluster.fallback().decide(blamed, reason, staleCandidate != null, cluster.primaryLost(), metrics);
+      decision = fallback.decide(blamed, reason, staleCandidate != null, cluster.primaryLost(), metrics);
     } catch (SQLTransientException rejected) {
       metrics.fallbackRejected();
       throw rejected;
@@ -381,7 +384,7 @@ final class ReplicaSet {
             mirror.sync(c.jdbc(), wantAutoCommit);
           }
           metrics.staleRead();
-          cluster.fallback().logStale(staleCandidate.endpoint, reason);
+          fallback.logStale(staleCandidate.endpoint, reason);
           return use(staleCandidate, ReadPlacement.REPLICA_STALE, wantAutoCommit);
         } catch (SQLException failure) {
           if (!Sql.isConnectionFailure(failure)) {

@@ -1,7 +1,7 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.gtid.GtidSet;
-import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
 import dev.ryow.jdbc.server.WaitOutcome;

@@ -3,6 +3,9 @@ package dev.ryow.jdbc.route;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ryow.jdbc.cluster.FallbackBudget;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
+import dev.ryow.jdbc.cluster.TokenBucket;
 import dev.ryow.jdbc.config.ConfigException;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
@@ -29,14 +32,18 @@ class FallbackPolicyTest {
     int rate = config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_RATE);
     return new FallbackPolicy(
         config,
-        rate == 0
+        new FallbackBudget(rate == 0
             ? null
-            : new TokenBucket(rate, config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_BURST), now::get));
+            : new TokenBucket(rate, config.get(dev.ryow.jdbc.config.RyowProperties.FALLBACK_BURST), now::get)));
+  }
+
+  private static FallbackPolicy policyOf(RyowConfig config) {
+    return new FallbackPolicy(config, new FallbackBudget(config));
   }
 
   @Test
   void byDefaultEveryReadThatNoReplicaCouldServeGoesToThePrimary() throws Exception {
-    FallbackPolicy p = new FallbackPolicy(RyowConfig.from("jdbc:ryow:mysql://p:3306,r1:3307/db", new Properties()));
+    FallbackPolicy p = policyOf(RyowConfig.from("jdbc:ryow:mysql://p:3306,r1:3307/db", new Properties()));
     for (int i = 0; i < 100_000; i++) {
       assertThat(p.decide(replica, Reason.TIMED_OUT, true, false, metrics)).isEqualTo(Decision.PRIMARY);
     }

@@ -1,5 +1,7 @@
 package dev.ryow.jdbc.route;
 
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ConnectorJ;
@@ -10,11 +12,11 @@ import java.util.Properties;
  * A cluster of a primary and three replicas whose polls the tests write by hand: what the poller
  * would have read, and when its query was sent.
  */
-final class MonotonicFixture {
-  static final String P = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
-  static final String U1 = "11111111-1111-1111-1111-111111111111";
-  static final String U2 = "22222222-2222-2222-2222-222222222222";
-  static final String U3 = "33333333-3333-3333-3333-333333333333";
+public final class MonotonicFixture {
+  public static final String P = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  public static final String U1 = "11111111-1111-1111-1111-111111111111";
+  public static final String U2 = "22222222-2222-2222-2222-222222222222";
+  public static final String U3 = "33333333-3333-3333-3333-333333333333";
 
   final Cluster cluster;
   final ReplicaEndpoint primary;
@@ -38,7 +40,7 @@ final class MonotonicFixture {
   }
 
   /** The primary's uuid, intervals {@code n-m}. */
-  static GtidSet gtids(String intervals) {
+  public static GtidSet gtids(String intervals) {
     return intervals.isEmpty() ? GtidSet.EMPTY : GtidSet.parse(P + ":" + intervals);
   }
 

@@ -7,6 +7,9 @@ import static dev.ryow.jdbc.route.MonotonicFixture.U3;
 import static dev.ryow.jdbc.route.MonotonicFixture.gtids;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.ReadWatermark;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;

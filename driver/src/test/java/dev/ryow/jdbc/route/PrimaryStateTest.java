@@ -3,6 +3,8 @@ package dev.ryow.jdbc.route;
 import static dev.ryow.jdbc.route.MonotonicFixture.gtids;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.PollSnapshot;
+import dev.ryow.jdbc.cluster.PrimaryState;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerStatus;
 import org.junit.jupiter.api.Test;

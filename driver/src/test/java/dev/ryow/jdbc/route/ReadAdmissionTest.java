@@ -2,6 +2,8 @@ package dev.ryow.jdbc.route;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.gtid.GtidSet;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;

@@ -6,6 +6,8 @@ import static dev.ryow.jdbc.route.MonotonicFixture.U2;
 import static dev.ryow.jdbc.route.MonotonicFixture.gtids;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.ReadBound;
+import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;
 import java.util.ArrayList;

@@ -2,6 +2,8 @@ package dev.ryow.jdbc.route;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.gtid.GtidSet;

@@ -5,6 +5,10 @@ import static dev.ryow.jdbc.route.MonotonicFixture.U2;
 import static dev.ryow.jdbc.route.MonotonicFixture.gtids;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.ReadWatermark;
+import dev.ryow.jdbc.cluster.StateVersion;
+import dev.ryow.jdbc.cluster.Watermark;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.ServerPosition;
 import org.junit.jupiter.api.Test;

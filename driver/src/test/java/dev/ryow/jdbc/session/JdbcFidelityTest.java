@@ -2,11 +2,11 @@ package dev.ryow.jdbc.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.JvmHistories;
 import dev.ryow.jdbc.config.RyowConfig;
-import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.gtid.GtidSet;
-import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.JvmHistories;
+import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

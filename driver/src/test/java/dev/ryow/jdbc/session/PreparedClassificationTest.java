@@ -2,9 +2,9 @@ package dev.ryow.jdbc.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.proxy.LogicalConnection;
-import dev.ryow.jdbc.route.Cluster;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;

@@ -3,10 +3,10 @@ package dev.ryow.jdbc.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.Health;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.proxy.LogicalConnection;
-import dev.ryow.jdbc.route.Cluster;
-import dev.ryow.jdbc.route.Health;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.sql.Connection;
 import java.sql.ResultSet;

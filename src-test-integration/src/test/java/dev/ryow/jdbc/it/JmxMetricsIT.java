@@ -5,11 +5,11 @@ import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.cluster.ClusterMBeans;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.metrics.ClusterMBean;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import dev.ryow.jdbc.micrometer.RyowMeterBinder;
-import dev.ryow.jdbc.route.ClusterMBeans;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.RecordComponent;

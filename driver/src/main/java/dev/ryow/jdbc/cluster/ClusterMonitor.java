@@ -1,0 +1,330 @@
+package dev.ryow.jdbc.cluster;
+
+import dev.ryow.jdbc.config.HostSpec;
+import dev.ryow.jdbc.config.RyowConfig;
+import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.metrics.ClusterMetrics;
+import dev.ryow.jdbc.server.ConnectorJ;
+import dev.ryow.jdbc.server.GroupMember;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ServerStatus;
+import dev.ryow.jdbc.server.Sql;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster's one background poller: a daemon thread that, every {@code ryow.pollInterval}, reads
+ * each server's position and health in one query over its own monitor connection, and watches the
+ * primary (unreachable or read-only → rediscovery). Runs while the cluster has open logical
+ * connections; stops (closing its connections) once none remained for {@link #LINGER_NANOS}.
+ */
+final class ClusterMonitor {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterMonitor.class);
+  /** How long the poller outlives the last logical connection, so that connect/close loops do not churn threads. */
+  static final long LINGER_NANOS = 2_000_000_000L;
+
+  private final Cluster cluster;
+  private final ConnectorJ connector;
+  private final ClusterMetrics metrics;
+  private final long intervalMillis;
+  private final long maxLagMillis;
+  private final long stopGraceNanos;
+  private final int serverCount;
+  private final ReentrantLock lifecycle = new ReentrantLock();
+  private @Nullable PeriodicTask poller;
+  private int openConnections;
+  private long idleSinceNanos;
+  /** The primary's gtid_executed at the previous round: a replica without it is {@linkplain ReplicaEndpoint#behind() behind}. */
+  private GtidSet previousPrimaryExecuted = GtidSet.EMPTY;
+  /** The primary's last poll found it a Group Replication member: its group's members are read each round. */
+  private boolean primaryInGroup;
+
+  ClusterMonitor(Cluster cluster, RyowConfig config, ConnectorJ connector) {
+    this.cluster = cluster;
+    this.connector = connector;
+    this.metrics = cluster.metrics();
+    this.intervalMillis = config.get(RyowProperties.POLL_INTERVAL_MILLIS);
+    this.maxLagMillis = config.get(RyowProperties.MAX_REPLICA_LAG_MILLIS);
+    this.stopGraceNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.APPLIER_STOP_GRACE_MILLIS));
+    this.serverCount = cluster.servers().size();
+  }
+
+  /** A logical connection opened: start polling if not running. */
+  void connectionOpened() {
+    lifecycle.lock();
+    try {
+      openConnections++;
+      if (poller != null && !poller.running()) {
+        poller.stop(); // ended by an Error (logged): a new run starts
+        poller = null;
+      }
+      if (poller == null) {
+        long now = System.nanoTime();
+        for (ReplicaEndpoint e : cluster.servers()) {
+          e.forgetHealth(now);
+        }
+        // Each run has its own monitor connections: a stopping run and the next one never share them.
+        @Nullable PhysicalConnection[] monitors = new PhysicalConnection[serverCount];
+        poller = new PeriodicTask("ryow-monitor-" + cluster.name(), () -> tick(monitors), 0, intervalMillis,
+            failure -> LOG.warn("[{}] the poller stopped: {}", cluster.name(), failure.toString()));
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  /** A logical connection closed. */
+  void connectionClosed() {
+    lifecycle.lock();
+    try {
+      if (--openConnections == 0) {
+        idleSinceNanos = System.nanoTime();
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  /** Whether the poller thread runs (tests and diagnostics). */
+  boolean running() {
+    lifecycle.lock();
+    try {
+      return poller != null && poller.running();
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void tick(@Nullable PhysicalConnection[] monitors) {
+    try {
+      if (stopIfIdle(monitors)) {
+        return;
+      }
+      pollAll(monitors);
+    } catch (RuntimeException e) {
+      // Never let the scheduled task die: a dead poller would leave replicas out of rotation forever.
+      LOG.warn("[{}] poll failed: {}", cluster.name(), e.toString());
+    }
+  }
+
+  private boolean stopIfIdle(@Nullable PhysicalConnection[] monitors) {
+    lifecycle.lock();
+    try {
+      if (openConnections > 0 || System.nanoTime() - idleSinceNanos < LINGER_NANOS) {
+        return false;
+      }
+      PeriodicTask p = poller;
+      poller = null;
+      if (p != null) {
+        p.stop();
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+    for (int i = 0; i < monitors.length; i++) {
+      closeMonitor(monitors, i);
+    }
+    return true;
+  }
+
+  /** One round over every server. */
+  private void pollAll(@Nullable PhysicalConnection[] monitors) {
+    List<ReplicaEndpoint> servers = cluster.servers();
+    PrimaryState primary = cluster.primary();
+    GtidSet behindUnless = previousPrimaryExecuted;
+    previousPrimaryExecuted = pollPrimary(monitors, primary);
+    if (primaryInGroup) {
+      discoverMembers(monitors, primary.endpoint());
+    }
+    long inRotation = 0;
+    long out = 0;
+    long maxLag = 0;
+    StringBuilder states = new StringBuilder();
+    for (ReplicaEndpoint e : servers) {
+      if (e == cluster.primaryEndpoint() || e.vacant()) {
+        continue;
+      }
+      pollReplica(monitors, e, behindUnless);
+      if (e.health().inRotation()) {
+        inRotation++;
+      } else {
+        out++;
+      }
+      maxLag = Math.max(maxLag, e.lagMillis());
+      if (states.length() > 0) {
+        states.append("; ");
+      }
+      states.append(e.describe());
+    }
+    metrics.replicaHealth(inRotation, out, maxLag, states.toString());
+    cluster.pollRoundDone(System.nanoTime());
+  }
+
+  /**
+   * Polls the primary {@code state} names; returns its gtid_executed (empty when it could not be read, or
+   * when the cluster moved to another primary while the poll ran).
+   */
+  private GtidSet pollPrimary(@Nullable PhysicalConnection[] monitors, PrimaryState state) {
+    ReplicaEndpoint primary = state.endpoint();
+    String trouble;
+    long polledAt = System.nanoTime();
+    long ticket = cluster.primaryPollTicket();
+    try {
+      ServerStatus status = poll(monitors, primary);
+      cluster.distinctServers().learned(primary, status.serverUuid());
+      metrics.positionPolled();
+      primaryInGroup = status.groupMember();
+      if (!status.readOnly()) {
+        return cluster.primaryPolled(primary, primary.observePrimary(status, polledAt), ticket)
+            ? status.gtidExecuted() : GtidSet.EMPTY;
+      }
+      trouble = "the primary " + primary + " is read-only";
+    } catch (SQLException e) {
+      closeMonitor(monitors, primary.index());
+      if (Sql.isAuthenticationFailure(e)) {
+        cluster.credentialsRefused(primary, e);
+        return GtidSet.EMPTY;
+      }
+      trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
+    }
+    cluster.primaryTroubleSeenByPoller(state, polledAt, trouble);
+    return GtidSet.EMPTY;
+  }
+
+  /**
+   * Members of the primary's group that the cluster does not know yet (not in the URL) take vacant places;
+   * members that left stay, judged by their own polls (an OFFLINE or unreachable member is out of rotation).
+   */
+  private void discoverMembers(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint primary) {
+    List<GroupMember> members;
+    try {
+      members = monitor(monitors, primary).readGroupMembers();
+    } catch (SQLException e) {
+      LOG.debug("[{}] reading the group's members on {} failed: {}", cluster.name(), primary, e.getMessage());
+      return;
+    }
+    for (GroupMember m : members) {
+      if (m.state().equals("ONLINE") || m.state().equals("RECOVERING")) {
+        cluster.memberFound(m.uuid(), new HostSpec(m.host(), m.port()));
+      }
+    }
+  }
+
+  private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e, GtidSet behindUnless) {
+    long now = System.nanoTime();
+    if (!e.probeDue(now)) {
+      return;
+    }
+    ServerStatus status;
+    GtidSet knownBefore = e.knownExecuted();
+    long startedNanos = System.nanoTime();
+    try {
+      status = poll(monitors, e);
+    } catch (SQLException failure) {
+      closeMonitor(monitors, e.index());
+      if (Sql.isAuthenticationFailure(failure)) {
+        cluster.credentialsRefused(e, failure);
+        return;
+      }
+      cluster.unreachable(e, "poll failed: " + failure.getMessage());
+      return;
+    }
+    metrics.positionPolled();
+    cluster.distinctServers().learned(e, status.serverUuid());
+    e.behind(!status.gtidExecuted().contains(behindUnless));
+    if (e.observe(status, knownBefore, startedNanos)) {
+      metrics.positionReset();
+      LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),
+          status.serverUuid());
+    }
+    if (status.healthKnown() && status.groupMember()) {
+      GroupMemberHealth g = GroupMemberHealth.of(status.groupMemberState(), status.readOnly(), status.lastError(),
+          status.applierLagMillis(), maxLagMillis);
+      e.replicationRunning();
+      cluster.health(e, g.health(), status.applierLagMillis(), g.why());
+      return;
+    }
+    Health next;
+    String why;
+    boolean stopped = status.healthKnown() && status.replicaChannels() > 0
+        && (!status.receiverRunning() || !status.applierRunning());
+    if (!stopped || !status.lastError().isEmpty()) {
+      e.replicationRunning();
+    }
+    if (!status.healthKnown()) {
+      next = Health.UP;
+      why = "";
+    } else if (status.replicaChannels() == 0) {
+      next = Health.REPLICATION_STOPPED;
+      why = status.readOnly() ? "replicates from nobody" : "writable and replicates from nobody";
+    } else if (stopped) {
+      StringBuilder what = new StringBuilder();
+      if (!status.receiverRunning()) {
+        what.append("receiver (IO thread) not running");
+      }
+      if (!status.applierRunning()) {
+        what.append(what.length() == 0 ? "" : ", ").append("applier (SQL thread) not running");
+      }
+      if (!status.lastError().isEmpty()) {
+        next = Health.REPLICATION_ERROR;
+        what.append(": ").append(status.lastError());
+      } else if (e.stoppedForNanos(now) <= stopGraceNanos) {
+        next = Health.PAUSED;
+      } else {
+        next = Health.REPLICATION_STOPPED;
+        what.append(" for more than ").append(RyowProperties.APPLIER_STOP_GRACE_MILLIS.name()).append('=')
+            .append(TimeUnit.NANOSECONDS.toMillis(stopGraceNanos)).append(" ms");
+      }
+      why = what.toString();
+    } else if (status.applierLagMillis() > maxLagMillis) {
+      next = Health.LAGGING;
+      why = "applier lag " + status.applierLagMillis() + " ms > " + RyowProperties.MAX_REPLICA_LAG_MILLIS.name() + "="
+          + maxLagMillis;
+    } else {
+      next = Health.UP;
+      why = "";
+    }
+    cluster.health(e, next, status.applierLagMillis(), why);
+  }
+
+  /**
+   * One poll of {@code e}: on its open monitor connection, and when that connection turns out broken (a
+   * killed session, a network blip), once more on a new one before the failure counts.
+   */
+  private ServerStatus poll(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) throws SQLException {
+    PhysicalConnection open = monitors[e.index()];
+    boolean reused = open != null && !open.isClosed();
+    try {
+      return monitor(monitors, e).readStatus();
+    } catch (SQLException failure) {
+      if (!reused || !Sql.isConnectionFailure(failure)) {
+        throw failure;
+      }
+      closeMonitor(monitors, e.index());
+      return monitor(monitors, e).readStatus();
+    }
+  }
+
+  private PhysicalConnection monitor(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) throws SQLException {
+    PhysicalConnection c = monitors[e.index()];
+    if (c == null || c.isClosed()) {
+      c = connector.openMonitor(cluster.monitorConfig(), e.host());
+      monitors[e.index()] = c;
+    }
+    return c;
+  }
+
+  private static void closeMonitor(@Nullable PhysicalConnection[] monitors, int index) {
+    PhysicalConnection c = monitors[index];
+    monitors[index] = null;
+    if (c != null) {
+      c.close();
+    }
+  }
+}
