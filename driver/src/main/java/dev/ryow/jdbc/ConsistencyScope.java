@@ -28,22 +28,43 @@ import org.jspecify.annotations.Nullable;
  * given a mode of its own keeps it. Scopes nest: an inner
  * scope starts with the outer one's writes and hands its own back when closed. Scopes must be closed on
  * the thread that opened them, innermost first (try-with-resources does both).
+ *
+ * <p>Per call, three named scopes say how fresh the reads of one piece of code must be, whatever the URL
+ * says (the Spring Boot starter's {@code @ReadYourWrites}, {@code @FreshRead} and {@code @AllowStale}
+ * open the same scopes around a method):
+ *
+ * <ul>
+ *   <li>{@link #readYourWrites()}: the default, explicit ({@link #open()});
+ *   <li>{@link #freshRead()}: {@link ConsistencyMode#LATEST}, everything the primary committed before the
+ *       read, by anyone (a revoked token, a permission, a balance);
+ *   <li>{@link #allowStale(long)}: no wait at all, on a replica whose known applier lag is within a bound
+ *       ({@link ReadPlacement#REPLICA_STALE_ALLOWED}, counted in {@code staleAllowedReads}).
+ * </ul>
  */
 public final class ConsistencyScope implements AutoCloseable {
   private static final ThreadLocal<ConsistencyScope> CURRENT = new ThreadLocal<>();
+  /** {@link #maxLagMillis()} of a scope that does not allow stale reads. */
+  private static final long NO_STALE_READS = -1;
 
   private final Watermark watermark = new Watermark();
   private final ReadWatermark reads = new ReadWatermark();
   private final @Nullable ConsistencyScope outer;
   private final ConsistencyMode mode;
   private final boolean modeGiven;
+  private final long maxLagMillis;
   private final Thread owner;
   private boolean closed;
 
   private ConsistencyScope(@Nullable ConsistencyScope outer, ConsistencyMode mode, boolean modeGiven) {
+    this(outer, mode, modeGiven, NO_STALE_READS);
+  }
+
+  private ConsistencyScope(
+      @Nullable ConsistencyScope outer, ConsistencyMode mode, boolean modeGiven, long maxLagMillis) {
     this.outer = outer;
     this.mode = mode;
     this.modeGiven = modeGiven;
+    this.maxLagMillis = maxLagMillis;
     this.owner = Thread.currentThread();
     if (outer != null) {
       watermark.advance(outer.gtids());
@@ -62,6 +83,45 @@ public final class ConsistencyScope implements AutoCloseable {
   /** Opens a scope whose connections use {@code mode}, bound to the current thread. */
   public static ConsistencyScope open(ConsistencyMode mode) {
     return bind(new ConsistencyScope(CURRENT.get(), mode, true));
+  }
+
+  /**
+   * Read-your-writes, explicit: the same scope as {@link #open()} (the writes made in it join what the
+   * configured mode waits for). For code that says so where an enclosing scope might say otherwise.
+   */
+  public static ConsistencyScope readYourWrites() {
+    return open();
+  }
+
+  /**
+   * Fresh reads: every read in the scope sees everything the primary had committed when it began, by
+   * any client ({@link ConsistencyMode#LATEST}: one statement on the primary per replica read, then a wait
+   * for that set, or the read runs on the primary). For checks that must not be stale: a revoked token, a
+   * permission, an account balance.
+   */
+  public static ConsistencyScope freshRead() {
+    return open(ConsistencyMode.LATEST);
+  }
+
+  /**
+   * Stale reads, accepted explicitly: reads in the scope never wait. They run on a replica in rotation
+   * whose applier lag, as the last poll found it ({@code ryow.pollInterval}), is at most
+   * {@code maxLagMillis}; placed {@link ReadPlacement#REPLICA_STALE_ALLOWED} and counted in
+   * {@code staleAllowedReads}. When no replica is within the bound the read runs on the primary, as the
+   * fallback policy allows ({@link ReadPlacement#PRIMARY_FALLBACK}). Writes in the scope still count
+   * towards the enclosing scope and the JVM's watermark. For pages that tolerate a bounded staleness: a
+   * catalogue, a dashboard.
+   *
+   * @param maxLagMillis the largest applier lag accepted, in milliseconds; {@link Long#MAX_VALUE}: any
+   *     replica in rotation
+   * @throws IllegalArgumentException if {@code maxLagMillis} is negative
+   */
+  public static ConsistencyScope allowStale(long maxLagMillis) {
+    if (maxLagMillis < 0) {
+      throw new IllegalArgumentException(
+          "allowStale: maxLagMillis must be 0 or more (Long.MAX_VALUE for any replica in rotation), was " + maxLagMillis);
+    }
+    return bind(new ConsistencyScope(CURRENT.get(), ConsistencyMode.NONE, true, maxLagMillis));
   }
 
   private static ConsistencyScope bind(ConsistencyScope scope) {
@@ -128,6 +188,19 @@ public final class ConsistencyScope implements AutoCloseable {
     return modeGiven;
   }
 
+  /** Whether the scope was opened by {@link #allowStale(long)}. */
+  public boolean staleAllowed() {
+    return maxLagMillis >= 0;
+  }
+
+  /**
+   * The largest applier lag, in milliseconds, a replica may have to serve this scope's reads, when
+   * {@link #staleAllowed()}; otherwise -1.
+   */
+  public long maxLagMillis() {
+    return maxLagMillis;
+  }
+
   /** The writes this scope has seen. */
   public GtidSet gtids() {
     return watermark.current();
@@ -186,6 +259,6 @@ public final class ConsistencyScope implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "ConsistencyScope[" + mode + ", " + watermark + "]";
+    return "ConsistencyScope[" + mode + (staleAllowed() ? ", maxLag=" + maxLagMillis + "ms" : "") + ", " + watermark + "]";
   }
 }

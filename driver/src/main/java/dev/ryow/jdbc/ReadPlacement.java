@@ -13,6 +13,12 @@ public enum ReadPlacement {
   /** On the replica without any wait, because the consistency mode is {@code none}. */
   REPLICA_UNCHECKED,
   /**
+   * On a replica without any wait, in a scope that accepts stale reads
+   * ({@link ConsistencyScope#allowStale(long)}, the starter's {@code @AllowStale}), whose applier lag at the
+   * last poll was within the scope's bound.
+   */
+  REPLICA_STALE_ALLOWED,
+  /**
    * On the primary without a wait: the watermark names GTIDs the primary has never executed
    * ({@code ryow.unknownGtids=primary}).
    */

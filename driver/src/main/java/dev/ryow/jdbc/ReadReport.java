@@ -21,7 +21,12 @@ public record ReadReport(ReadPlacement placement, long waitNanos, ServerRole rol
     return placement == ReadPlacement.PRIMARY_FALLBACK;
   }
 
-  /** Whether the read was knowingly served by a replica that may lack the watermark. */
+  /** Whether the read ran, without a wait, on a replica within the lag bound of an allow-stale scope. */
+  public boolean staleAllowed() {
+    return placement == ReadPlacement.REPLICA_STALE_ALLOWED;
+  }
+
+  /** Whether the read was knowingly served by a replica that may lack the watermark (a fallback). */
   public boolean stale() {
     return placement == ReadPlacement.REPLICA_STALE;
   }

@@ -12,6 +12,31 @@ class ConsistencyScopeTest {
   private static final GtidSet TWO = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:2");
 
   @Test
+  void perCallScopesSayHowFreshTheirReadsMustBe() {
+    try (ConsistencyScope s = ConsistencyScope.readYourWrites()) {
+      assertThat(s.modeGiven()).as("adds to the configured mode").isFalse();
+      assertThat(s.staleAllowed()).isFalse();
+      assertThat(s.maxLagMillis()).isEqualTo(-1);
+    }
+    try (ConsistencyScope s = ConsistencyScope.freshRead()) {
+      assertThat(s.mode()).isEqualTo(ConsistencyMode.LATEST);
+      assertThat(s.modeGiven()).isTrue();
+      assertThat(s.staleAllowed()).isFalse();
+      try (ConsistencyScope inner = ConsistencyScope.allowStale(250)) {
+        assertThat(ConsistencyScope.current()).isSameAs(inner);
+        assertThat(inner.mode()).isEqualTo(ConsistencyMode.NONE);
+        assertThat(inner.staleAllowed()).isTrue();
+        assertThat(inner.maxLagMillis()).isEqualTo(250);
+      }
+      assertThat(ConsistencyScope.current()).isSameAs(s);
+    }
+    assertThat(ConsistencyScope.current()).isNull();
+    assertThatThrownBy(() -> ConsistencyScope.allowStale(-1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxLagMillis must be 0 or more");
+    assertThat(ConsistencyScope.current()).as("nothing opened").isNull();
+  }
+
+  @Test
   void bindsToTheThreadUntilClosed() throws Exception {
     assertThat(ConsistencyScope.current()).isNull();
     try (ConsistencyScope scope = ConsistencyScope.open()) {

@@ -19,6 +19,7 @@ public final class ClusterMetrics {
   private final LongAdder fallbacksToPrimary = new LongAdder();
   private final LongAdder fallbacksRejected = new LongAdder();
   private final LongAdder staleReads = new LongAdder();
+  private final LongAdder staleAllowedReads = new LongAdder();
   private final LongAdder gtidQueries = new LongAdder();
   private final LongAdder gtidSubsetChecks = new LongAdder();
   private final LongAdder unknownGtidReads = new LongAdder();
@@ -98,6 +99,10 @@ public final class ClusterMetrics {
   }
 
   /** A {@code SELECT @@global.gtid_executed} was sent to capture a write's GTID. */
+  public void staleAllowedRead() {
+    staleAllowedReads.increment();
+  }
+
   public void gtidQuery() {
     gtidQueries.increment();
   }
@@ -224,6 +229,7 @@ public final class ClusterMetrics {
         fallbacksToPrimary.sum(),
         fallbacksRejected.sum(),
         staleReads.sum(),
+        staleAllowedReads.sum(),
         gtidQueries.sum(),
         gtidSubsetChecks.sum(),
         unknownGtidReads.sum(),

@@ -13,7 +13,9 @@ package dev.ryow.jdbc.metrics;
  * @param waitsFailed waits that returned NULL or failed
  * @param fallbacksToPrimary reads sent to the primary after a failed wait
  * @param fallbacksRejected reads refused after a failed wait
- * @param staleReads reads served by a replica not known to have the watermark
+ * @param staleReads reads served by a replica not known to have the watermark (a fallback)
+ * @param staleAllowedReads reads in a scope that accepts stale reads ({@code ConsistencyScope.allowStale},
+ *     {@code @AllowStale}) served without a wait by a replica within the scope's lag bound
  * @param gtidQueries {@code SELECT @@global.gtid_executed} round trips (query capture, latest mode)
  * @param gtidSubsetChecks {@code GTID_SUBSET} checks of sets from outside against the primary
  * @param unknownGtidReads reads sent to the primary because their watermark named unknown GTIDs
@@ -56,6 +58,7 @@ public record MetricsSnapshot(
     long fallbacksToPrimary,
     long fallbacksRejected,
     long staleReads,
+    long staleAllowedReads,
     long gtidQueries,
     long gtidSubsetChecks,
     long unknownGtidReads,

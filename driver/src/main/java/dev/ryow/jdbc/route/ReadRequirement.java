@@ -18,6 +18,7 @@ public final class ReadRequirement {
   private @Nullable ReplicaEndpoint home;
   private boolean primaryOnly;
   private boolean preferAhead;
+  private long maxLagMillis = Long.MAX_VALUE;
 
   /** A requirement for plain read-your-writes: any replica with {@code watermark}. */
   public static ReadRequirement of(GtidSet watermark) {
@@ -32,6 +33,16 @@ public final class ReadRequirement {
     home = null;
     primaryOnly = false;
     preferAhead = false;
+    maxLagMillis = Long.MAX_VALUE;
+    return this;
+  }
+
+  /**
+   * Only servers whose applier lag at the last poll ({@link ReplicaEndpoint#lagMillis()}) is at most
+   * {@code maxLag} milliseconds may run the read (a scope that allows stale reads).
+   */
+  public ReadRequirement lagAtMost(long maxLag) {
+    maxLagMillis = maxLag;
     return this;
   }
 
@@ -43,6 +54,7 @@ public final class ReadRequirement {
     home = homeServer;
     primaryOnly = onlyThePrimary;
     preferAhead = true;
+    maxLagMillis = Long.MAX_VALUE;
   }
 
   /** The set {@code server} must have executed before it runs the read. */
@@ -56,10 +68,19 @@ public final class ReadRequirement {
     return forAll;
   }
 
-  /** Whether {@code server} may run the read (monotonic reads may be bound to one server). */
+  /**
+   * Whether {@code server} may run the read: monotonic reads may be bound to one server, and stale reads
+   * to servers within a lag bound.
+   */
   public boolean allows(ReplicaEndpoint server) {
     ReplicaEndpoint h = home;
-    return !primaryOnly && (h == null || h == server);
+    return !primaryOnly && (h == null || h == server)
+        && (maxLagMillis == Long.MAX_VALUE || server.lagMillis() <= maxLagMillis);
+  }
+
+  /** The largest applier lag a server may have to run the read, in milliseconds ({@link Long#MAX_VALUE}: any). */
+  public long maxLagMillis() {
+    return maxLagMillis;
   }
 
   /** The one replica that may run the read, or null (any). */
@@ -80,6 +101,7 @@ public final class ReadRequirement {
   @Override
   public String toString() {
     return "ReadRequirement[" + forAll + (source == null ? "" : ", on " + source + ": " + forSource)
-        + (home == null ? "" : ", only on " + home) + (primaryOnly ? ", primary only" : "") + "]";
+        + (home == null ? "" : ", only on " + home) + (primaryOnly ? ", primary only" : "")
+        + (maxLagMillis == Long.MAX_VALUE ? "" : ", lag <= " + maxLagMillis + " ms") + "]";
   }
 }

@@ -149,6 +149,11 @@ public final class ReadConsistency {
     plans.clear();
   }
 
+  /** A read of an allow-stale scope ran on a replica within its lag bound. */
+  void staleAllowedRead() {
+    cluster.metrics().staleAllowedRead();
+  }
+
   /** A statement may have written on the primary (or a transaction ended): capture before the next replica read. */
   void captureDue() {
     captureDue = true;

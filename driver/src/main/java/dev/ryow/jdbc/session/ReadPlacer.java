@@ -51,6 +51,11 @@ final class ReadPlacer {
     }
     replicas.notAwaiting();
     ReadRequirement req = consistency.prepareRead(mode, scope);
+    long maxLag = mode == ConsistencyMode.NONE && scope != null ? scope.maxLagMillis() : -1;
+    boolean staleAllowed = maxLag >= 0;
+    if (req != null && staleAllowed) {
+      req.lagAtMost(maxLag);
+    }
     if (req == null) {
       consistency.ranElsewhere();
       placed(x, ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, link.connection());
@@ -65,7 +70,10 @@ final class ReadPlacer {
       guard.exit();
       ReadPlacement placement = replicas.placement();
       if (mode == ConsistencyMode.NONE && r != null) {
-        placement = ReadPlacement.REPLICA_UNCHECKED;
+        placement = staleAllowed ? ReadPlacement.REPLICA_STALE_ALLOWED : ReadPlacement.REPLICA_UNCHECKED;
+        if (staleAllowed) {
+          consistency.staleAllowedRead();
+        }
       }
       placed(x, placement, replicas.lastWaitNanos(), r != null ? r : link.connection());
       ReplicaEndpoint home = req.home();

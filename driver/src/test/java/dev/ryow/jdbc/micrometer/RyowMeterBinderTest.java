@@ -84,7 +84,7 @@ class RyowMeterBinderTest {
     Runnable[] bumps = {
       metrics::replicaRead, metrics::primaryRead, metrics::primaryWrite, () -> metrics.waited(1),
       metrics::waitSkipped, metrics::waitTimedOut, metrics::waitFailed, metrics::fellBackToPrimary,
-      metrics::fallbackRejected, metrics::staleRead, metrics::gtidQuery, metrics::gtidSubsetCheck,
+      metrics::fallbackRejected, metrics::staleRead, metrics::staleAllowedRead, metrics::gtidQuery, metrics::gtidSubsetCheck,
       metrics::unknownGtidRead, metrics::waitCapped, metrics::outOfRotationSkipped, metrics::stalledSkipped,
       metrics::fallbackThrottled,
       metrics::positionPolled, metrics::positionReset, metrics::replicaFailed, metrics::replicaRecovered,

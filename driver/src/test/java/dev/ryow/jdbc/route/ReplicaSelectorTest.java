@@ -50,6 +50,31 @@ class ReplicaSelectorTest {
   }
 
   @Test
+  void aLagBoundLeavesOutReplicasThatLaggedMoreAtTheLastPoll() {
+    r1.health(Health.UP, 40, "");
+    r2.health(Health.UP, 41, "");
+    r3.health(Health.UP, 0, "");
+    record Row(long maxLag, List<ReplicaEndpoint> expected) {}
+    for (Row row : List.of(
+        new Row(Long.MAX_VALUE, List.of(r1, r2, r3)),
+        new Row(41, List.of(r1, r2, r3)),
+        new Row(40, List.of(r1, r3)),
+        new Row(39, List.of(r3)),
+        new Row(0, List.of(r3)))) {
+      ReplicaEndpoint[] out = new ReplicaEndpoint[servers.size()];
+      ReadRequirement req = ReadRequirement.of(GtidSet.EMPTY).lagAtMost(row.maxLag());
+      int n = ReplicaSelector.order(servers, req, SelectionStrategy.ROUND_ROBIN, 1, out, new long[servers.size()]);
+      assertThat(Arrays.asList(out).subList(0, n)).as("lag <= %d ms", row.maxLag()).isEqualTo(row.expected());
+    }
+    r3.health(Health.UP, 500, "");
+    ReplicaEndpoint[] out = new ReplicaEndpoint[servers.size()];
+    assertThat(ReplicaSelector.order(servers, ReadRequirement.of(GtidSet.EMPTY).lagAtMost(39),
+        SelectionStrategy.ROUND_ROBIN, 1, out, new long[servers.size()])).as("none within the bound").isZero();
+    assertThat(ReadRequirement.of(GtidSet.EMPTY).lagAtMost(39).plain(GtidSet.EMPTY).maxLagMillis())
+        .as("refilled for the next read: no bound").isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
   void replicasKnownToHaveTheWatermarkComeFirst() {
     r3.observe(status("u3", gtids("1-10")), r3.knownExecuted(), System.nanoTime());
     assertThat(order(gtids("5"), SelectionStrategy.ROUND_ROBIN, 1)).containsExactly(r3, r1, r2);

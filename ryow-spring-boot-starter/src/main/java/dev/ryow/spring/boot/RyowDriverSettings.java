@@ -112,7 +112,7 @@ public final class RyowDriverSettings {
           .ifPresent(name -> {
             throw new IllegalStateException("Unknown property '" + name + "' (" + describe(source) + "). Valid ryow.*"
                 + " driver settings: " + DriverSettingNames.validNames() + "; the starter's own: ryow.web.*,"
-                + " ryow.client.*, ryow.metrics.*, ryow.datasource.*");
+                + " ryow.client.*, ryow.annotations.*, ryow.metrics.*, ryow.datasource.*");
           });
     }
   }

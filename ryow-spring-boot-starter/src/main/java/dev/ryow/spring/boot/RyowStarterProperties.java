@@ -9,8 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
 /**
- * The starter's own settings: {@code ryow.web.*}, {@code ryow.client.*}, {@code ryow.metrics.*} and
- * {@code ryow.datasource.*}.
+ * The starter's own settings: {@code ryow.web.*}, {@code ryow.client.*}, {@code ryow.annotations.*},
+ * {@code ryow.metrics.*} and {@code ryow.datasource.*}.
  * The driver's settings ({@code ryow.wait-timeout}, {@code ryow.token-key}...) sit beside them under
  * {@code ryow.} and are bound by {@link RyowDriverSettings}.
  */
@@ -18,6 +18,7 @@ import org.springframework.core.Ordered;
 public final class RyowStarterProperties {
   private final Web web = new Web();
   private final Client client = new Client();
+  private final Annotations annotations = new Annotations();
   private final Metrics metrics = new Metrics();
   private final DataSource datasource = new DataSource();
 
@@ -29,6 +30,11 @@ public final class RyowStarterProperties {
   /** The HTTP client interceptor. */
   public Client getClient() {
     return client;
+  }
+
+  /** The per-call freshness annotations. */
+  public Annotations getAnnotations() {
+    return annotations;
   }
 
   /** The Micrometer meters. */
@@ -279,6 +285,25 @@ public final class RyowStarterProperties {
     /** Merges responses' tokens, or not. */
     public void setMergeResponse(boolean mergeResponse) {
       this.mergeResponse = mergeResponse;
+    }
+  }
+
+  /** {@code ryow.annotations.*}: {@code @ReadYourWrites}, {@code @FreshRead} and {@code @AllowStale}. */
+  public static final class Annotations {
+    /**
+     * Whether methods and classes annotated @ReadYourWrites, @FreshRead or @AllowStale run in the matching
+     * consistency scope (Spring AOP advice, ahead of @Transactional).
+     */
+    private boolean enabled = true;
+
+    /** Whether the annotations apply. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Applies the annotations, or not. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
     }
   }
 

@@ -118,4 +118,23 @@ public class ItemsApplication {
           (rs, row) -> rs.getObject(1) + "@" + rs.getInt(2), id);
     }
   }
+
+  /** What the migrations of MigrationsIT made (their tables exist only in that test). */
+  @RestController
+  static class Migrated {
+    private final JdbcTemplate jdbc;
+
+    Migrated(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    /** {@code plans=N,prices=N,features=N,featurePlans=N@port}: counts and sums of the migrated tables. */
+    @GetMapping("/migrated")
+    String migrated() {
+      return jdbc.queryForObject("SELECT (SELECT COUNT(*) FROM mig_plans), (SELECT SUM(price) FROM mig_plans),"
+              + " (SELECT COUNT(*) FROM mig_features), (SELECT SUM(plan_id) FROM mig_features), @@port",
+          (rs, row) -> "plans=" + rs.getLong(1) + ",prices=" + rs.getLong(2) + ",features=" + rs.getLong(3)
+              + ",featurePlans=" + rs.getLong(4) + "@" + rs.getInt(5));
+    }
+  }
 }

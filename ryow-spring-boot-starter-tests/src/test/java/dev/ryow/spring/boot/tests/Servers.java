@@ -40,6 +40,31 @@ final class Servers {
     }
   }
 
+  /**
+   * How many statements whose normalised text contains {@code digestFragment} the server on {@code port}
+   * has executed (performance_schema digest summary, all sessions).
+   */
+  static long statementsLike(int port, String digestFragment) throws SQLException {
+    try (Connection c = plain(port);
+        PreparedStatement ps = c.prepareStatement("SELECT COALESCE(SUM(COUNT_STAR), 0)"
+            + " FROM performance_schema.events_statements_summary_by_digest WHERE DIGEST_TEXT LIKE ?")) {
+      ps.setString(1, "%" + digestFragment + "%");
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** {@link #statementsLike} summed over the replicas. */
+  static long replicaStatementsLike(String digestFragment) throws SQLException {
+    long n = 0;
+    for (int port : REPLICA_PORTS) {
+      n += statementsLike(port, digestFragment);
+    }
+    return n;
+  }
+
   /** Blocks (up to 60 s) until every replica has executed what the primary has. */
   static void awaitReplicasCaughtUp() throws SQLException {
     String executed;

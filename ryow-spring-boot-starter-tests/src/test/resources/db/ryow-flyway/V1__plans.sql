@@ -1,0 +1,1 @@
+CREATE TABLE mig_plans (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL);
