@@ -78,7 +78,7 @@ class LoggingTableTest {
         }
         """));
     assertThat(code.logLines()).singleElement().satisfies(l -> {
-      assertThat(l.logger()).isEqualTo("dev.ryow.jdbc.cluster.Cluster");
+      assertThat(l.logger()).isEqualTo("dev.ryow.jdbc.route.Cluster");
       assertThat(l.level()).isEqualTo("info");
       assertThat(JavaMessages.quotes(rows.get(0).quotes().get(0), l.template())).isTrue();
       assertThat(JavaMessages.quotes("[…] primary moved to … from …", l.template())).isFalse();
