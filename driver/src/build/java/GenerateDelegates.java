@@ -396,7 +396,7 @@ public final class GenerateDelegates {
         .append(" * overloads without a calendar record {@code null}, the stream overloads without a length record {@code -1}.\n")
         .append(" */\n");
     out.append("@org.jspecify.annotations.NullUnmarked\n");
-    out.append("interface ").append(RECORDED_PARAMETERS).append(" extends java.sql.PreparedStatement {\n");
+    out.append("public interface ").append(RECORDED_PARAMETERS).append(" extends java.sql.PreparedStatement {\n");
     out.append("  /** The statement's recorder, after its open check. */\n");
     out.append("  dev.ryow.jdbc.session.ParameterRecorder openRecorder() throws java.sql.SQLException;\n\n");
     out.append("  /**\n")

@@ -8,9 +8,11 @@ import java.sql.SQLException;
 /**
  * What a {@link PrimaryCallableStatement} needs from its logical connection: the current primary
  * connection, the placing of each execution and the bookkeeping after it. The logical connection
- * implements it; the delegation test stubs it.
+ * implements it; the delegation test stubs it. Public, as every interface of ours that a JDBC wrapper
+ * implements: pools and transaction managers that proxy the wrapper (Atomikos) call its methods by reflection
+ * through whichever interface declares them.
  */
-interface PrimaryCalls extends Connection, LinkFailures {
+public interface PrimaryCalls extends Connection, LinkFailures {
   /** The logical connection's primary physical connection now. */
   PhysicalConnection primary();
 

@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +25,27 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link RecordedParameters} is one of ours).
  */
 class JdbcSurfaceTest {
+  /**
+   * Atomikos (and other proxies of a JDBC object) invoke a method by reflection through whichever of the
+   * object's interfaces declares it: one that is not public fails there with IllegalAccessException (seen
+   * with {@code RecordedParameters} under a JTA transaction).
+   */
+  @Test
+  void everyJdbcInterfaceTheWrappersImplementIsPublic() {
+    List<String> hidden = new ArrayList<>();
+    for (Class<?> wrapper : List.of(LogicalConnection.class, RoutingStatement.class, RoutingPreparedStatement.class,
+        PrimaryCallableStatement.class, RoutedResultSet.class, RoutedDatabaseMetaData.class)) {
+      for (Class<?> c = wrapper; c != null; c = c.getSuperclass()) {
+        for (Class<?> i : c.getInterfaces()) {
+          if (java.sql.Wrapper.class.isAssignableFrom(i) && !Modifier.isPublic(i.getModifiers())) {
+            hidden.add(wrapper.getSimpleName() + " implements " + i.getName());
+          }
+        }
+      }
+    }
+    assertThat(hidden).as("JDBC interfaces of ours that are not public").isEmpty();
+  }
+
 
   static Stream<Arguments> wrappers() {
     return Stream.of(
