@@ -13,10 +13,6 @@ import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.metrics.MetricsSnapshot;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,7 +24,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -231,23 +226,9 @@ class ConsistencyScopesIT {
   }
 
   private static String runWriterProcess(String url, int id, int value) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-        TokenWriterMain.class.getName(), url, String.valueOf(id), String.valueOf(value))
-        .redirectErrorStream(true)
-        .start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = out.readLine()) != null; ) {
-        lines.add(line);
-      }
-    }
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as("writer process output: %s", lines).isZero();
-    String token = lines.get(lines.size() - 1);
-    assertThat(token).isNotEmpty();
-    return token;
+    return TokenWriterMain.run(url, id, value);
   }
+
 
   @Test
   void badTokensAreRejectedOrDroppedNeverWaitedOn() throws SQLException {

@@ -8,17 +8,10 @@ import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.TokenCodec;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -147,21 +140,7 @@ class TokenAcrossSwitchoverIT {
   }
 
   private static String runWriterProcess(int id, int value) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-        TokenWriterMain.class.getName(), Topology.ryowUrl(), String.valueOf(id), String.valueOf(value))
-        .redirectErrorStream(true)
-        .start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = out.readLine()) != null; ) {
-        lines.add(line);
-      }
-    }
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as("writer process output: %s", lines).isZero();
-    String token = lines.get(lines.size() - 1);
-    assertThat(token).isNotEmpty();
-    return token;
+    return TokenWriterMain.run(Topology.ryowUrl(), id, value);
   }
+
 }

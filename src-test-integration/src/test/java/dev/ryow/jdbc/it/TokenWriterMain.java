@@ -1,12 +1,22 @@
 package dev.ryow.jdbc.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.ryow.jdbc.RyowConnection;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Run in a separate JVM by {@link ConsistencyScopesIT}: writes one row through {@code jdbc:ryow:} and
+ * Run in a separate JVM ({@link #run}) by {@link ConsistencyScopesIT} and {@link TokenAcrossSwitchoverIT}:
+ * writes one row through {@code jdbc:ryow:} and
  * prints the connection's consistency token on the last line of standard output.
  * Arguments: URL, id, value.
  */
@@ -22,5 +32,25 @@ public final class TokenWriterMain {
       ps.executeUpdate();
       System.out.println(c.unwrap(RyowConnection.class).consistencyToken());
     }
+  }
+
+  /** Runs this writer in a new JVM on {@code url}; returns the token it printed. */
+  static String run(String url, int id, int value) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        TokenWriterMain.class.getName(), url, String.valueOf(id), String.valueOf(value))
+        .redirectErrorStream(true)
+        .start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = out.readLine()) != null; ) {
+        lines.add(line);
+      }
+    }
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("writer process output: %s", lines).isZero();
+    String token = lines.get(lines.size() - 1);
+    assertThat(token).isNotEmpty();
+    return token;
   }
 }
