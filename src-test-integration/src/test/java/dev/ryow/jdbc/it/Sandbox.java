@@ -26,14 +26,17 @@ final class Sandbox {
     List<String> command = new ArrayList<>();
     command.add(SCRIPT.toString());
     command.addAll(List.of(args));
+    Path output = null;
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      byte[] out = p.getInputStream().readAllBytes();
+      // Into a file, not a pipe: a pipe's reader would wait for every process that inherited it, past the timeout.
+      output = Files.createTempFile("ryow-sandbox-", ".out");
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
       if (!p.waitFor(180, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError("sandbox " + String.join(" ", args) + " did not finish in 180 s");
+        throw new AssertionError("sandbox " + String.join(" ", args) + " did not finish in 180 s:\n"
+            + Files.readString(output, StandardCharsets.UTF_8));
       }
-      String text = new String(out, StandardCharsets.UTF_8);
+      String text = Files.readString(output, StandardCharsets.UTF_8);
       if (p.exitValue() != 0) {
         throw new AssertionError("sandbox " + String.join(" ", args) + " exited " + p.exitValue() + ":\n" + text);
       }
@@ -43,6 +46,14 @@ final class Sandbox {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted running the sandbox", e);
+    } finally {
+      if (output != null) {
+        try {
+          Files.deleteIfExists(output);
+        } catch (IOException e) {
+          // a temp file left behind
+        }
+      }
     }
   }
 
