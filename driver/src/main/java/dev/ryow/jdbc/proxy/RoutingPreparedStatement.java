@@ -6,7 +6,6 @@ import dev.ryow.jdbc.session.ParameterRecorder;
 import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
-import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.server.StatementTimeouts;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.ParameterMetaData;
@@ -110,35 +109,11 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     recorder.replay(ps, PipelinedWait.PARAMETERS);
     current = ps;
     currentOn = on;
-    timed(ps, x.deadlineNanos()).execute();
+    StatementTimeouts.within(ps, x.deadlineNanos()).execute();
     if (!ps.getMoreResults()) {
       throw new SQLException("The query produced no result set", "S1000");
     }
     return ps.getResultSet();
-  }
-
-  /**
-   * What a pipelined query that failed with {@code e} throws when its caller ended it: Connector/J's
-   * exception for a cancel requested during the execution, or for its query timeout once that expired,
-   * whatever ended the packet on the server. A cancel's {@code KILL QUERY} may arrive after the wait gave
-   * up on its own ({@link PipelinedWait#notReached}): the statement must not then fall back and run
-   * elsewhere; and the server's 1317 may reach this thread before Connector/J marks its statement
-   * cancelled. Any other failure is {@code e}.
-   */
-  private SQLException endedByCaller(SQLException e, long deadline) {
-    if (!PipelinedWait.notReached(e) && !Sql.isCancellation(e)) {
-      return e;
-    }
-    SQLException ended;
-    if (cancelRequested) {
-      ended = StatementTimeouts.cancelled();
-    } else if (deadline != 0 && System.nanoTime() - deadline >= 0) {
-      ended = StatementTimeouts.timedOut();
-    } else {
-      return e;
-    }
-    ended.initCause(e);
-    return ended;
   }
 
   /** The physical statement for one execution, with the recorded parameters set. */
@@ -155,18 +130,19 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     if (query) {
       cancelRequested = false;
     }
-    return execution.of(kind, sql, deadline(), query);
+    return execution.of(kind, sql, StatementTimeouts.deadline(queryTimeout), query);
   }
 
   @Override
   PreparedStatement preparedRunner(PhysicalConnection on, Execution x) throws SQLException {
-    return timed(ready(on), x.deadlineNanos());
+    return StatementTimeouts.within(ready(on), x.deadlineNanos());
   }
 
   /** Where {@code x}, which failed with {@code e}, runs again (or rethrows); a refused write stays a write. */
   @Override
   PhysicalConnection placedAgain(Execution x, SQLException e) throws SQLException {
-    PhysicalConnection again = session.retry(x, x.pipelined() ? endedByCaller(e, x.deadlineNanos()) : e);
+    SQLException failure = x.pipelined() ? PipelinedWait.endedByCaller(e, cancelRequested, x.deadlineNanos()) : e;
+    PhysicalConnection again = session.retry(x, failure);
     if (x.ranAsWrite()) {
       kind = StatementKind.WRITE;
     }
@@ -200,18 +176,19 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
 
   @Override
   public @Nullable ResultSetMetaData getMetaData() throws SQLException {
-    checkOpen();
-    Statement r = replicaStatement();
-    PreparedStatement ps = r != null ? (PreparedStatement) r : statementOn(session.primaryForCall());
-    return ps.getMetaData();
+    return describing().getMetaData();
   }
 
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
+    return describing().getParameterMetaData();
+  }
+
+  /** The physical statement that describes this one: the replica's if it was created, else the primary's. */
+  private PreparedStatement describing() throws SQLException {
     checkOpen();
     Statement r = replicaStatement();
-    PreparedStatement ps = r != null ? (PreparedStatement) r : statementOn(session.primaryForCall());
-    return ps.getParameterMetaData();
+    return r != null ? (PreparedStatement) r : statementOn(session.primaryForCall());
   }
 
   // ---------------------------------------------------------------- Statement methods a PreparedStatement refuses

@@ -192,27 +192,6 @@ class RoutingStatement extends RoutedExecutions {
     return new SQLException("No operations allowed after statement closed.", "S1009");
   }
 
-  /**
-   * When this execution's query timeout expires ({@link System#nanoTime()}), 0 when it has none. The
-   * timeout covers the replica wait and the statement: {@link Session#begin} waits no longer,
-   * and {@link #timed} gives the statement what is left.
-   */
-  final long deadline() {
-    if (queryTimeout == 0) {
-      return 0;
-    }
-    long d = System.nanoTime() + queryTimeout * 1_000_000_000L;
-    return d == 0 ? 1 : d;
-  }
-
-  /** {@code s}, given the rest of the query timeout that expires at {@code deadline} (0: none, untouched). */
-  static <S extends Statement> S timed(S s, long deadline) throws SQLException {
-    if (deadline != 0) {
-      StatementTimeouts.limit(s, (deadline - System.nanoTime() + 999_999) / 1_000_000);
-    }
-    return s;
-  }
-
   // ---------------------------------------------------------------- execution (generated: RoutedExecutions)
 
   /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
@@ -227,7 +206,8 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   final Execution routed(String sql) {
-    return execution.of(WritableResults.kind(classifications.classify(sql), resultsWrite), sql, deadline(), false);
+    return execution.of(WritableResults.kind(classifications.classify(sql), resultsWrite), sql,
+        StatementTimeouts.deadline(queryTimeout), false);
   }
 
   @Override
@@ -237,7 +217,7 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   final Statement runner(PhysicalConnection on, Execution x) throws SQLException {
-    return timed(physical(on), x.deadlineNanos());
+    return StatementTimeouts.within(physical(on), x.deadlineNanos());
   }
 
   @Override

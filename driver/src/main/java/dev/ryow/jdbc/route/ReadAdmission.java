@@ -39,24 +39,21 @@ public final class ReadAdmission<S> {
   private boolean stalled;
 
   /**
-   * The step for a candidate whose server is {@code server}, for a read that must see {@code required};
+   * The step for a candidate for a read that must see {@code required}, on what is known of its server:
    * {@code verified} is a set this logical connection's own connection to it was seen to have (a
-   * successful wait), or null.
+   * successful wait), or null; {@code knownExecuted}, {@code health} and {@code stalled} are the server's
+   * ({@link ReplicaEndpoint}). While the primary is lost ({@code primaryLost}) a stalled replica is
+   * still waited on: no cheaper server can serve the read.
    */
-  public static Step judge(GtidSet required, @Nullable GtidSet verified, ReplicaEndpoint server) {
-    return judge(required, verified, server.knownExecuted(), server.health(), server.stalled());
-  }
-
-  /** {@link #judge(GtidSet, GtidSet, ReplicaEndpoint)} on what is known of the server. */
-  public static Step judge(
-      GtidSet required, @Nullable GtidSet verified, GtidSet knownExecuted, Health health, boolean stalled) {
+  public static Step judge(GtidSet required, @Nullable GtidSet verified, GtidSet knownExecuted, Health health,
+      boolean stalled, boolean primaryLost) {
     if (required.isEmpty() || (verified != null && verified.contains(required)) || knownExecuted.contains(required)) {
       return Step.READ_NOW;
     }
     if (!health.inRotation()) {
       return Step.SKIP;
     }
-    return stalled ? Step.SKIP_STALLED : Step.WAIT;
+    return stalled && !primaryLost ? Step.SKIP_STALLED : Step.WAIT;
   }
 
   /** A new read: nothing tried yet. */

@@ -46,4 +46,28 @@ public final class PipelinedWait {
     String message = e.getMessage();
     return e.getErrorCode() == 1772 && message != null && message.contains(NOT_REACHED);
   }
+
+  /**
+   * What a pipelined query that failed with {@code e} throws when its caller ended it: Connector/J's
+   * exception for a cancel requested during the execution ({@code cancelRequested}), or for its query
+   * timeout once that expired ({@code deadline}), whatever ended the packet on the server. A cancel's
+   * {@code KILL QUERY} may arrive after the wait gave up on its own ({@link #notReached}): the statement
+   * must not then fall back and run elsewhere; and the server's 1317 may reach this thread before
+   * Connector/J marks its statement cancelled. Any other failure is {@code e}.
+   */
+  public static SQLException endedByCaller(SQLException e, boolean cancelRequested, long deadline) {
+    if (!notReached(e) && !Sql.isCancellation(e)) {
+      return e;
+    }
+    SQLException ended;
+    if (cancelRequested) {
+      ended = StatementTimeouts.cancelled();
+    } else if (deadline != 0 && System.nanoTime() - deadline >= 0) {
+      ended = StatementTimeouts.timedOut();
+    } else {
+      return e;
+    }
+    ended.initCause(e);
+    return ended;
+  }
 }

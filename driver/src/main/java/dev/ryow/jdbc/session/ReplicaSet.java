@@ -233,9 +233,8 @@ final class ReplicaSet {
     if (mirror != null) {
       mirror.sync(c.jdbc(), wantAutoCommit);
     }
-    // While the primary is lost a stalled replica is still waited on: no cheaper server can serve the read.
-    boolean skipStalled = e.stalled() && !cluster.primaryLost();
-    switch (ReadAdmission.judge(watermark, slot.verified, e.knownExecuted(), e.health(), skipStalled)) {
+    switch (ReadAdmission.judge(watermark, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
+        cluster.primaryLost())) {
       case READ_NOW -> {
         metrics.waitSkipped();
         return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);

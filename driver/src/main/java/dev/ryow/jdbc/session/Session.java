@@ -4,19 +4,16 @@ import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.cluster.Cluster;
-import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.cluster.Watermark;
 import dev.ryow.jdbc.config.GtidCaptureMode;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.route.RetryRule;
-import dev.ryow.jdbc.route.RetryRule.Failure;
 import dev.ryow.jdbc.route.Router;
 import dev.ryow.jdbc.route.Target;
 import dev.ryow.jdbc.route.TransactionState;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
-import dev.ryow.jdbc.server.PipelinedWait;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.math.BigDecimal;
@@ -33,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * ({@link ReplicaSet}) and the facets the face calls directly: {@link #transactions()},
  * {@link #settings()} and {@link #consistency()}. For each statement {@link Execution} it decides which
  * physical connection runs it ({@link #begin}), where it may run again after a failure ({@link #retry},
- * by the {@link RetryRule}), and records what it did ({@link #done}).
+ * by the {@link RetryRule}: {@link Retries}), and records what it did ({@link #done}). Reads no replica
+ * takes go to the primary, or wait on the replicas while it is lost ({@link PrimaryFallback}); statements
+ * reach the primary through the {@link PrimaryGate}, which replaces a stale connection first.
  *
  * <p>Like any JDBC connection it is meant for one thread at a time; {@link #cancelWait}, {@link #close}
  * and {@link #abort} may come from another.
@@ -63,6 +62,12 @@ public final class Session {
   private final WaitGuard guard = new WaitGuard();
   /** Where each read runs: its home, a replica the replica set admits, or the primary. */
   private final ReadPlacer reads;
+  /** The primary connection as statements use it: replaced when stale, unless the transaction holds it. */
+  private final PrimaryGate gate;
+  /** Reads no replica took: on the primary, or while it is lost on the first replica that can serve them. */
+  private final PrimaryFallback fallback;
+  /** Where a statement runs again after a failure, by the {@code RetryRule}. */
+  private final Retries retries;
   /** The last execution that began: where the last statement ran. */
   private @Nullable Execution last;
   private volatile boolean closed;
@@ -81,6 +86,9 @@ public final class Session {
     this.settings = new SessionSettings(session, link, transactions,
         SessionSettings.maxRows(config.connectorProperties().getProperty("maxRows")));
     this.reads = new ReadPlacer(replicas, consistency, transactions, guard, link);
+    this.gate = new PrimaryGate(link, transactions, consistency);
+    this.fallback = new PrimaryFallback(cluster, gate, transactions, replicas, reads, guard);
+    this.retries = new Retries(cluster, link, gate, fallback, transactions, replicas, reads);
     cluster.connectionOpened();
   }
 
@@ -120,8 +128,7 @@ public final class Session {
 
     @Override
     public PhysicalConnection ensure() throws SQLException {
-      ensurePrimary(PrimaryLink.Patience.ONE_ROUND);
-      return link.connection();
+      return gate.ensure(PrimaryLink.Patience.ONE_ROUND);
     }
 
     @Override
@@ -190,12 +197,12 @@ public final class Session {
   private PhysicalConnection place(Execution x) throws SQLException {
     TransactionState tx = transactions.state();
     if (Router.route(x.kind(), tx) != Target.REPLICA) {
-      return onPrimary(x, false);
+      return fallback.onPrimary(x, false);
     }
     x.replicaRoute = true;
     PhysicalConnection sticky = transactions.readsOn();
     if (sticky != null) {
-      return sticky == link.connection() ? onPrimary(x, false) : x.runOn(sticky, false);
+      return sticky == link.connection() ? fallback.onPrimary(x, false) : x.runOn(sticky, false);
     }
     // In a transaction (read-only, on a replica) only its first read can wait: later ones stay on its server.
     boolean deferWait = x.query() && pipelineWaits && waitsFitOneSlice;
@@ -204,7 +211,7 @@ public final class Session {
     if (r == null) {
       // Only statements that use the primary wait for a reconnect or a failover: replica reads go on
       // while the primary is away.
-      PhysicalConnection primary = readOnPrimary(x, false);
+      PhysicalConnection primary = fallback.read(x, false);
       if (opensTransaction) {
         transactions.readsOn(primary);
       }
@@ -222,93 +229,6 @@ public final class Session {
     return x.runOn(r, false);
   }
 
-  /** {@code x} runs on the primary connection, replaced first if it broke, with the application's flags synced. */
-  private PhysicalConnection onPrimary(Execution x, boolean retry) throws SQLException {
-    ensurePrimary(PrimaryLink.Patience.FAILOVER);
-    transactions.syncPrimary();
-    return x.runOn(link.connection(), retry);
-  }
-
-  /**
-   * A read the router sent to the replicas goes to the primary (the fallback, or GTIDs only the primary
-   * can vouch for). A read never waits for a failover there: the primary connection is replaced after one
-   * round of discovery at most; while the primary is lost (that round, or the fallback policy, found no
-   * writable server), the read waits on the replicas instead, for a replica that received the writes will
-   * apply them: it runs on the first replica known to have what it must see, or on the primary as soon
-   * as it answers again. The wait ends at {@code ryow.failoverTimeout} (or the query timeout, if sooner)
-   * with a retryable error. Paced: each attempt waits on a replica ({@code ryow.waitTimeout}) or, when
-   * none can be waited on, sleeps a poll interval (the poller learns what the replicas applied).
-   * Statements in a transaction or on a pinned session go through {@link #onPrimary}.
-   */
-  private PhysicalConnection readOnPrimary(Execution x, boolean retry) throws SQLException {
-    TransactionState tx = transactions.state();
-    if (!x.replicaRoute || x.kind() != StatementKind.READ || transactions.inTransaction() || tx.pinned()) {
-      return onPrimary(x, retry);
-    }
-    boolean again = retry;
-    boolean tryPrimary = !replicas.awaitingReplica();
-    long deadline = 0;
-    long since = System.nanoTime();
-    while (true) {
-      if (tryPrimary) {
-        try {
-          ensurePrimary(PrimaryLink.Patience.ONE_ROUND);
-          transactions.syncPrimary();
-          return x.runOn(link.connection(), again);
-        } catch (SQLException e) {
-          if (!Sql.isUnreachable(e)) {
-            throw e;
-          }
-        }
-      }
-      long now = System.nanoTime();
-      if (deadline == 0) {
-        deadline = awaitDeadline(x, now);
-      } else if (now - deadline >= 0) {
-        throw awaitTimedOut(x, since);
-      }
-      checkOpen();
-      PhysicalConnection r = reads.replicaFor(x, null, false);
-      if (r != null) {
-        return x.runOn(r, true);
-      }
-      again = true;
-      tryPrimary = !replicas.awaitingReplica();
-      if (!tryPrimary && replicas.lastWaitNanos() == 0) {
-        pause(Math.min(cluster.pollIntervalMillis(), Math.max(1, (deadline - now) / 1_000_000)));
-      }
-    }
-  }
-
-  /** When a read that waits on the replicas for a lost primary gives up: {@code ryow.failoverTimeout}, or its query timeout. */
-  private long awaitDeadline(Execution x, long now) {
-    long d = now + cluster.failoverTimeoutMillis() * 1_000_000L;
-    long q = x.deadlineNanos();
-    return q != 0 && q - d < 0 ? q : d;
-  }
-
-  private SQLException awaitTimedOut(Execution x, long sinceNanos) {
-    if (x.deadlineNanos() != 0 && System.nanoTime() - x.deadlineNanos() >= 0) {
-      return dev.ryow.jdbc.server.StatementTimeouts.timedOut();
-    }
-    long waited = (System.nanoTime() - sinceNanos) / 1_000_000;
-    return new java.sql.SQLTransientException("[" + cluster.name() + "] the primary " + cluster.primaryEndpoint()
-        + " is unreachable (no writable server found), and no replica had what this read must see (this connection's"
-        + " writes, and with the default consistency every write of this JVM) within " + waited + " ms ("
-        + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + cluster.failoverTimeoutMillis() + " ms): retry the"
-        + " read; a replica that received the writes applies them, and the primary's return or a failover makes them"
-        + " readable.", "HYT00");
-  }
-
-  private void pause(long millis) throws SQLException {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.sql.SQLTransientException("Interrupted while waiting for a replica", "HYT00", e);
-    }
-  }
-
   /**
    * The seconds the pipelined wait may take: {@code ryow.waitTimeout}, or less when the statement's
    * query timeout ends sooner (the timeout also covers the query).
@@ -323,143 +243,14 @@ public final class Session {
   }
 
   /**
-   * After {@code e} ended the attempt of {@code x}: returns where it may safely run again, or rethrows
-   * {@code e}. A query whose pipelined wait did not reach its set goes to the fallback policy; any other
-   * failure is decided by the {@link RetryRule}: another replica, the primary as a write, a new primary
-   * connection, or nowhere. Nothing inside a transaction, and no write that may have committed, runs twice.
+   * After {@code e} ended the attempt of {@code x}: returns where it may safely run again ({@link Retries},
+   * by the {@link RetryRule}), or rethrows {@code e}.
    */
   public PhysicalConnection retry(Execution x, SQLException e) throws SQLException {
     if (closed) {
       throw e; // closed or aborted by another thread while the statement ran: nobody's failure
     }
-    PhysicalConnection on = x.on();
-    boolean onReplica = on != link.connection();
-    if (onReplica && x.pipelined()) {
-      PhysicalConnection next = afterPipelinedWaitFailed(x, e);
-      if (next != null) {
-        return next;
-      }
-    }
-    Failure failure = Failure.of(e);
-    TransactionState tx = transactions.state();
-    RetryRule.Retry retry = RetryRule.decide(x.kind(), onReplica ? Target.REPLICA : Target.PRIMARY, failure,
-        transactions.inTransaction(), tx.pinned(), x.replicaRoute);
-    if (onReplica && failure == Failure.CALLER_TIMEOUT) {
-      // The caller's own network timeout, not the replica's failure: as with Connector/J, the
-      // statement fails; the server stays in rotation for everyone else.
-      replicas.timedOut(on);
-    } else if (!onReplica && RetryRule.breaksPrimaryLink(failure)) {
-      link.connection().markBroken(); // either way it must not serve the next statement: reconnect first
-    }
-    switch (retry) {
-      case ELSEWHERE -> {
-        ReplicaEndpoint failed = replicas.failed(on, e);
-        LOG.warn("[{}] replica connection {} failed; the read runs again elsewhere: {}", cluster.name(), on,
-            e.getMessage());
-        cluster.metrics().readRetried();
-        PhysicalConnection r = reads.replicaFor(x, failed, false);
-        return r != null ? x.runOn(r, true) : readOnPrimary(x, true);
-      }
-      case ON_PRIMARY_AS_WRITE -> {
-        hiddenWrite(on, e, x.sql());
-        x.ranAsWrite(true);
-        return onPrimary(x, true);
-      }
-      case NEW_PRIMARY -> {
-        replacePrimary(failure == Failure.READ_ONLY_REFUSAL ? "the primary refused a write (read-only)"
-            : "the primary connection failed: " + e.getMessage(), PrimaryLink.Patience.FAILOVER);
-        cluster.metrics().readRetried();
-        transactions.syncPrimary();
-        return x.runOn(link.connection(), true);
-      }
-      case REPLICA_OR_PRIMARY -> {
-        LOG.debug("[{}] primary connection {} failed under a read that fell back to it; the read is placed again: {}",
-            cluster.name(), link.connection(), e.getMessage());
-        cluster.metrics().readRetried();
-        PhysicalConnection r = reads.replicaFor(x, null, false);
-        return r != null ? x.runOn(r, true) : readOnPrimary(x, true);
-      }
-      case THROW -> {
-        if (!onReplica && RetryRule.breaksPrimaryLink(failure)) {
-          String why = transactions.inTransaction() ? "inside a transaction"
-              : tx.pinned() ? "session state pinned to it" : "a write may have committed";
-          LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), link.connection(),
-              failure == Failure.READ_ONLY_REFUSAL ? "refused the statement (read-only)" : "failed", why,
-              e.getMessage());
-          if (failure == Failure.CONNECTION_LOST) {
-            throw lostUnder(e, why);
-          }
-        }
-        throw e;
-      }
-      default -> throw e;
-    }
-  }
-
-  /**
-   * What a statement whose primary connection failed under it throws: an 08S01 that says what happened
-   * to it ({@code why} it did not run again) and what the connection does next, with the driver's
-   * exception as its cause.
-   */
-  private SQLException lostUnder(SQLException e, String why) {
-    String next = transactions.inTransaction()
-        ? "the transaction is lost with the connection (the server rolls it back): roll back, then run it again"
-        : "the connection's next statement reconnects to the primary by itself";
-    return new java.sql.SQLTransientConnectionException("[" + cluster.name() + "] the connection to the primary "
-        + link.connection().host() + " was lost while this statement ran; it was not run again (" + why + "); "
-        + next + ". Cause: " + e.getMessage(), "08S01", e);
-  }
-
-  /**
-   * A query sent with its pipelined wait failed. When the wait did not reach its set (the query did not
-   * run), the fallback policy places it, as after a wait of its own. When the packet failed otherwise,
-   * the query runs again with its wait sent first on its own (a read: running it again is harmless), so
-   * that a failing wait falls back and an error of the query's own is thrown as it is. Null for a
-   * connection failure or a read-only refusal, which the {@link RetryRule} decides as for any replica read.
-   */
-  private @Nullable PhysicalConnection afterPipelinedWaitFailed(Execution x, SQLException e) throws SQLException {
-    TransactionState tx = transactions.state();
-    PhysicalConnection r;
-    if (PipelinedWait.notReached(e)) {
-      r = replicas.deferredWaitFailed(tx.autoCommit() || !tx.readOnly());
-      reads.placed(x, replicas.placement(), replicas.lastWaitNanos(), r != null ? r : link.connection());
-    } else {
-      replicas.abandonDeferredWait();
-      if (!tx.autoCommit()) {
-        transactions.readsOn(null); // the transaction ran nothing there: its next read is placed afresh
-      }
-      if (Sql.isCancellation(e)) {
-        throw e; // the caller's query timeout or cancel ended the wait or the query: never run it again
-      }
-      if (Sql.isConnectionFailure(e) || Sql.isReadOnlyRefusal(e)) {
-        return null;
-      }
-      r = reads.replicaFor(x, null, false);
-    }
-    PhysicalConnection next = r != null ? x.runOn(r, true) : readOnPrimary(x, true);
-    if (!tx.autoCommit()) {
-      transactions.readsOn(next); // the transaction's reads follow its first one, wherever the fallback placed it
-    }
-    return next;
-  }
-
-  /**
-   * A replica refused a statement classified as a read because it would write (a stored function that
-   * inserts, called from a {@code SELECT}): it runs on the primary as the write it is. Its shape is
-   * remembered for the cluster's life (later ones go straight to the primary), counted in
-   * {@code hiddenWrites}, and logged once per shape (literals masked).
-   */
-  private void hiddenWrite(PhysicalConnection on, SQLException e, String sql) {
-    cluster.metrics().hiddenWrite();
-    String shape = cluster.classifications().rememberWrite(sql);
-    if (shape != null) {
-      LOG.warn("[{}] a statement classified as a read writes (a stored function?): replica {} refused it (error {});"
-              + " it ran on the primary, as will every statement of its shape from now on: {}",
-          cluster.name(), on.host(), e.getErrorCode(), shape);
-    } else if (!cluster.classifications().isRememberedWrite(sql)) {
-      LOG.debug("[{}] a statement classified as a read writes (replica {} refused it, error {}); it runs on the"
-          + " primary (too long or too many such statements to remember it)", cluster.name(), on.host(), e.getErrorCode());
-    }
+    return retries.after(x, e);
   }
 
   /** Bookkeeping after {@code x} ran: counts, the transaction state, GTID capture, monotonic reads. */
@@ -517,34 +308,13 @@ public final class Session {
   // ---------------------------------------------------------------- the primary connection: reconnect, failover
 
   /**
-   * Before a statement: a broken primary connection, one to a server that is no longer the primary, or
-   * one opened before the primary's last outage is replaced, looking for the writable server as long as
-   * {@code patience} allows. Never inside a transaction that ran statements on it.
-   */
-  private void ensurePrimary(PrimaryLink.Patience patience) throws SQLException {
-    if (transactions.state().holdsPrimary()) {
-      return;
-    }
-    String why = link.stale();
-    if (why != null) {
-      replacePrimary(why, patience);
-    }
-  }
-
-  private void replacePrimary(String why, PrimaryLink.Patience patience) throws SQLException {
-    link.replace(why, transactions.state().pinned(), patience);
-    consistency.primaryReplaced();
-  }
-
-  /**
    * The primary's physical connection for a call of the JDBC face that only the primary answers
    * (preparing a statement that runs there, metadata, batches, the pass-throughs): replaced first when it
    * broke or the primary moved (up to {@code ryow.failoverTimeout}), outside a transaction that holds it.
    */
   public PhysicalConnection primaryForCall() throws SQLException {
     checkOpen();
-    ensurePrimary(PrimaryLink.Patience.FAILOVER);
-    return link.connection();
+    return gate.ensure(PrimaryLink.Patience.FAILOVER);
   }
 
   /** Whether the primary's physical connection can take a call now without being replaced first. */

@@ -60,6 +60,11 @@ final class WaitGuard {
     }
   }
 
+  /** Whether the logical connection was closed or aborted. */
+  boolean closed() {
+    return closed;
+  }
+
   /** Whether the wait must end: cancelled, or the connection closed. */
   boolean stopRequested() {
     return cancelled || closed;

@@ -20,31 +20,38 @@ class ReadAdmissionTest {
 
   static Stream<Arguments> steps() {
     return Stream.of(
-        // required, verified on this connection, known executed, health, stalled -> step
-        Arguments.of(NONE, null, NONE, Health.UP, false, ReadAdmission.Step.READ_NOW),
-        Arguments.of(NONE, null, NONE, Health.LAGGING, false, ReadAdmission.Step.READ_NOW),
-        Arguments.of(NONE, null, NONE, Health.UP, true, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_5, null, TO_9, Health.UP, false, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_5, null, TO_9, Health.UP, true, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_5, null, TO_9, Health.REPLICATION_STOPPED, false, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_9, TO_9, TO_5, Health.LAGGING, false, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_9, TO_9, TO_5, Health.UP, true, ReadAdmission.Step.READ_NOW),
-        Arguments.of(TO_9, TO_5, TO_5, Health.UP, false, ReadAdmission.Step.WAIT),
-        Arguments.of(TO_9, TO_5, TO_5, Health.UP, true, ReadAdmission.Step.SKIP_STALLED),
-        Arguments.of(TO_9, null, TO_5, Health.PAUSED, false, ReadAdmission.Step.WAIT),
-        Arguments.of(TO_9, null, TO_5, Health.PAUSED, true, ReadAdmission.Step.SKIP_STALLED),
-        Arguments.of(TO_9, null, TO_5, Health.LAGGING, false, ReadAdmission.Step.SKIP),
-        Arguments.of(TO_9, null, TO_5, Health.LAGGING, true, ReadAdmission.Step.SKIP),
-        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_STOPPED, false, ReadAdmission.Step.SKIP),
-        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_ERROR, false, ReadAdmission.Step.SKIP),
-        Arguments.of(TO_9, null, NONE, Health.UNKNOWN, false, ReadAdmission.Step.SKIP));
+        // required, verified on this connection, known executed, health, stalled, primary lost -> step
+        Arguments.of(NONE, null, NONE, Health.UP, false, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(NONE, null, NONE, Health.LAGGING, false, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(NONE, null, NONE, Health.UP, true, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_5, null, TO_9, Health.UP, false, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_5, null, TO_9, Health.UP, true, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_5, null, TO_9, Health.REPLICATION_STOPPED, false, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_9, TO_9, TO_5, Health.LAGGING, false, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_9, TO_9, TO_5, Health.UP, true, false, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_9, TO_5, TO_5, Health.UP, false, false, ReadAdmission.Step.WAIT),
+        Arguments.of(TO_9, TO_5, TO_5, Health.UP, true, false, ReadAdmission.Step.SKIP_STALLED),
+        Arguments.of(TO_9, null, TO_5, Health.PAUSED, false, false, ReadAdmission.Step.WAIT),
+        Arguments.of(TO_9, null, TO_5, Health.PAUSED, true, false, ReadAdmission.Step.SKIP_STALLED),
+        Arguments.of(TO_9, null, TO_5, Health.LAGGING, false, false, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, TO_5, Health.LAGGING, true, false, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_STOPPED, false, false, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_ERROR, false, false, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, NONE, Health.UNKNOWN, false, false, ReadAdmission.Step.SKIP),
+        // While the primary is lost no cheaper server can serve the read: a stalled replica is waited on.
+        Arguments.of(TO_9, TO_5, TO_5, Health.UP, true, true, ReadAdmission.Step.WAIT),
+        Arguments.of(TO_9, null, TO_5, Health.PAUSED, true, true, ReadAdmission.Step.WAIT),
+        Arguments.of(TO_9, null, TO_5, Health.UP, false, true, ReadAdmission.Step.WAIT),
+        Arguments.of(TO_5, null, TO_9, Health.UP, true, true, ReadAdmission.Step.READ_NOW),
+        Arguments.of(TO_9, null, TO_5, Health.LAGGING, true, true, ReadAdmission.Step.SKIP),
+        Arguments.of(TO_9, null, TO_5, Health.REPLICATION_STOPPED, false, true, ReadAdmission.Step.SKIP));
   }
 
-  @ParameterizedTest(name = "[{index}] need {0}, verified {1}, known {2}, {3}, stalled {4} -> {5}")
+  @ParameterizedTest(name = "[{index}] need {0}, verified {1}, known {2}, {3}, stalled {4}, primary lost {5} -> {6}")
   @MethodSource("steps")
   void waitOrSkip(GtidSet required, @Nullable GtidSet verified, GtidSet known, Health health, boolean stalled,
-      ReadAdmission.Step step) {
-    assertThat(ReadAdmission.judge(required, verified, known, health, stalled)).isEqualTo(step);
+      boolean primaryLost, ReadAdmission.Step step) {
+    assertThat(ReadAdmission.judge(required, verified, known, health, stalled, primaryLost)).isEqualTo(step);
   }
 
   @Test

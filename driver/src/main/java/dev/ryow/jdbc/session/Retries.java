@@ -1,0 +1,176 @@
+package dev.ryow.jdbc.session;
+
+import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.ReplicaEndpoint;
+import dev.ryow.jdbc.route.RetryRule;
+import dev.ryow.jdbc.route.RetryRule.Failure;
+import dev.ryow.jdbc.route.Target;
+import dev.ryow.jdbc.route.TransactionState;
+import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.PipelinedWait;
+import dev.ryow.jdbc.server.Sql;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a statement {@link Execution} runs again after a failure ended its attempt, or that it does not.
+ * A query whose pipelined wait did not reach its set goes to the fallback policy; any other failure is
+ * decided by the {@link RetryRule}: another replica, the primary as a write, a new primary connection, or
+ * nowhere. This class carries the decision out: it reconnects, logs and counts. Nothing inside a
+ * transaction, and no write that may have committed, runs twice.
+ */
+final class Retries {
+  private static final Logger LOG = LoggerFactory.getLogger(Retries.class);
+
+  private final Cluster cluster;
+  private final PrimaryLink link;
+  private final PrimaryGate primary;
+  private final PrimaryFallback fallback;
+  private final Transactions transactions;
+  private final ReplicaSet replicas;
+  private final ReadPlacer reads;
+
+  Retries(Cluster cluster, PrimaryLink link, PrimaryGate primary, PrimaryFallback fallback,
+      Transactions transactions, ReplicaSet replicas, ReadPlacer reads) {
+    this.cluster = cluster;
+    this.link = link;
+    this.primary = primary;
+    this.fallback = fallback;
+    this.transactions = transactions;
+    this.replicas = replicas;
+    this.reads = reads;
+  }
+
+  /** After {@code e} ended the attempt of {@code x}: returns where it may safely run again, or rethrows {@code e}. */
+  PhysicalConnection after(Execution x, SQLException e) throws SQLException {
+    PhysicalConnection on = x.on();
+    boolean onReplica = on != link.connection();
+    if (onReplica && x.pipelined()) {
+      PhysicalConnection next = afterPipelinedWaitFailed(x, e);
+      if (next != null) {
+        return next;
+      }
+    }
+    Failure failure = Failure.of(e);
+    TransactionState tx = transactions.state();
+    RetryRule.Retry retry = RetryRule.decide(x.kind(), onReplica ? Target.REPLICA : Target.PRIMARY, failure,
+        transactions.inTransaction(), tx.pinned(), x.replicaRoute);
+    if (onReplica && failure == Failure.CALLER_TIMEOUT) {
+      // The caller's own network timeout, not the replica's failure: as with Connector/J, the
+      // statement fails; the server stays in rotation for everyone else.
+      replicas.timedOut(on);
+    } else if (!onReplica && RetryRule.breaksPrimaryLink(failure)) {
+      link.connection().markBroken(); // either way it must not serve the next statement: reconnect first
+    }
+    switch (retry) {
+      case ELSEWHERE -> {
+        ReplicaEndpoint failed = replicas.failed(on, e);
+        LOG.warn("[{}] replica connection {} failed; the read runs again elsewhere: {}", cluster.name(), on,
+            e.getMessage());
+        cluster.metrics().readRetried();
+        PhysicalConnection r = reads.replicaFor(x, failed, false);
+        return r != null ? x.runOn(r, true) : fallback.read(x, true);
+      }
+      case ON_PRIMARY_AS_WRITE -> {
+        hiddenWrite(on, e, x.sql());
+        x.ranAsWrite(true);
+        return fallback.onPrimary(x, true);
+      }
+      case NEW_PRIMARY -> {
+        primary.replace(failure == Failure.READ_ONLY_REFUSAL ? "the primary refused a write (read-only)"
+            : "the primary connection failed: " + e.getMessage(), PrimaryLink.Patience.FAILOVER);
+        cluster.metrics().readRetried();
+        transactions.syncPrimary();
+        return x.runOn(link.connection(), true);
+      }
+      case REPLICA_OR_PRIMARY -> {
+        LOG.debug("[{}] primary connection {} failed under a read that fell back to it; the read is placed again: {}",
+            cluster.name(), link.connection(), e.getMessage());
+        cluster.metrics().readRetried();
+        PhysicalConnection r = reads.replicaFor(x, null, false);
+        return r != null ? x.runOn(r, true) : fallback.read(x, true);
+      }
+      case THROW -> throw notRunAgain(e, failure, onReplica, tx);
+      default -> throw e;
+    }
+  }
+
+  /**
+   * What a statement the rule does not run again throws: {@code e} itself, or, when its primary
+   * connection was lost under it, an 08S01 that says what happened to it ({@code why} it did not run
+   * again) and what the connection does next, with the driver's exception as its cause.
+   */
+  private SQLException notRunAgain(SQLException e, Failure failure, boolean onReplica, TransactionState tx) {
+    if (onReplica || !RetryRule.breaksPrimaryLink(failure)) {
+      return e;
+    }
+    String why = transactions.inTransaction() ? "inside a transaction"
+        : tx.pinned() ? "session state pinned to it" : "a write may have committed";
+    LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), link.connection(),
+        failure == Failure.READ_ONLY_REFUSAL ? "refused the statement (read-only)" : "failed", why, e.getMessage());
+    if (failure != Failure.CONNECTION_LOST) {
+      return e;
+    }
+    String next = transactions.inTransaction()
+        ? "the transaction is lost with the connection (the server rolls it back): roll back, then run it again"
+        : "the connection's next statement reconnects to the primary by itself";
+    return new SQLTransientConnectionException("[" + cluster.name() + "] the connection to the primary "
+        + link.connection().host() + " was lost while this statement ran; it was not run again (" + why + "); "
+        + next + ". Cause: " + e.getMessage(), "08S01", e);
+  }
+
+  /**
+   * A query sent with its pipelined wait failed. When the wait did not reach its set (the query did not
+   * run), the fallback policy places it, as after a wait of its own. When the packet failed otherwise,
+   * the query runs again with its wait sent first on its own (a read: running it again is harmless), so
+   * that a failing wait falls back and an error of the query's own is thrown as it is. Null for a
+   * connection failure or a read-only refusal, which the {@link RetryRule} decides as for any replica read.
+   */
+  private @Nullable PhysicalConnection afterPipelinedWaitFailed(Execution x, SQLException e) throws SQLException {
+    TransactionState tx = transactions.state();
+    PhysicalConnection r;
+    if (PipelinedWait.notReached(e)) {
+      r = replicas.deferredWaitFailed(tx.autoCommit() || !tx.readOnly());
+      reads.placed(x, replicas.placement(), replicas.lastWaitNanos(), r != null ? r : link.connection());
+    } else {
+      replicas.abandonDeferredWait();
+      if (!tx.autoCommit()) {
+        transactions.readsOn(null); // the transaction ran nothing there: its next read is placed afresh
+      }
+      if (Sql.isCancellation(e)) {
+        throw e; // the caller's query timeout or cancel ended the wait or the query: never run it again
+      }
+      if (Sql.isConnectionFailure(e) || Sql.isReadOnlyRefusal(e)) {
+        return null;
+      }
+      r = reads.replicaFor(x, null, false);
+    }
+    PhysicalConnection next = r != null ? x.runOn(r, true) : fallback.read(x, true);
+    if (!tx.autoCommit()) {
+      transactions.readsOn(next); // the transaction's reads follow its first one, wherever the fallback placed it
+    }
+    return next;
+  }
+
+  /**
+   * A replica refused a statement classified as a read because it would write (a stored function that
+   * inserts, called from a {@code SELECT}): it runs on the primary as the write it is. Its shape is
+   * remembered for the cluster's life (later ones go straight to the primary), counted in
+   * {@code hiddenWrites}, and logged once per shape (literals masked).
+   */
+  private void hiddenWrite(PhysicalConnection on, SQLException e, String sql) {
+    cluster.metrics().hiddenWrite();
+    String shape = cluster.classifications().rememberWrite(sql);
+    if (shape != null) {
+      LOG.warn("[{}] a statement classified as a read writes (a stored function?): replica {} refused it (error {});"
+              + " it ran on the primary, as will every statement of its shape from now on: {}",
+          cluster.name(), on.host(), e.getErrorCode(), shape);
+    } else if (!cluster.classifications().isRememberedWrite(sql)) {
+      LOG.debug("[{}] a statement classified as a read writes (replica {} refused it, error {}); it runs on the"
+          + " primary (too long or too many such statements to remember it)", cluster.name(), on.host(), e.getErrorCode());
+    }
+  }
+}
