@@ -17,6 +17,11 @@ import org.jspecify.annotations.Nullable;
  * {@link Session#begin} fills it, {@link Session#retry} changes it, {@link Session#done} reads it.
  *
  * <p>It belongs to the statement's thread; only {@link #statement} is read by {@code cancel()} from another.
+ *
+ * <p>It lives as long as its statement, so it is soon in the old generation: a reference stored into it
+ * costs G1's card-marking barrier (a fence) even when the value is the one it already holds. The
+ * references an execution of the same statement sets again (its kind, its SQL, its server, its
+ * placement) are therefore stored only when they change.
  */
 public final class Execution implements PipelinedWait.Request {
   /** The statement wrapper this execution belongs to: what {@code cancel()} names. */
@@ -27,6 +32,8 @@ public final class Execution implements PipelinedWait.Request {
   private boolean query;
   private boolean ranAsWrite;
   private @Nullable PhysicalConnection on;
+  /** {@link #on} belongs to this execution (it keeps the last execution's until then: see the class comment). */
+  private boolean begun;
   private @Nullable GtidSet pipelinedWait;
   private BigDecimal waitSeconds = BigDecimal.ZERO;
   /** The router sent it to the replicas (it may still have been placed on the primary). */
@@ -44,14 +51,21 @@ public final class Execution implements PipelinedWait.Request {
    * {@code deadlineNanos} ({@link System#nanoTime()}; 0: none). A {@code query} may carry its replica
    * wait in its own round trip ({@link #pipelinedWait}).
    */
+  @SuppressWarnings("ReferenceEquality") // the same String object: nothing to store (see the class comment)
   public Execution of(StatementKind kind, String sql, long deadlineNanos, boolean query) {
-    this.kind = kind;
-    this.sql = sql;
+    if (this.kind != kind) {
+      this.kind = kind;
+    }
+    if (this.sql != sql) {
+      this.sql = sql;
+    }
     this.deadlineNanos = deadlineNanos;
     this.query = query;
     this.ranAsWrite = false;
-    this.on = null;
-    this.pipelinedWait = null;
+    this.begun = false;
+    if (pipelinedWait != null) {
+      pipelinedWait = null;
+    }
     this.replicaRoute = false;
     return this;
   }
@@ -85,17 +99,24 @@ public final class Execution implements PipelinedWait.Request {
 
   /** The physical connection this attempt runs on. */
   public PhysicalConnection on() {
-    return Objects.requireNonNull(on, "the execution has not begun");
+    PhysicalConnection c = on;
+    if (!begun || c == null) {
+      throw new IllegalStateException("the execution has not begun");
+    }
+    return c;
   }
 
   /** The physical connection this attempt runs on, or null before {@link Session#begin} placed it. */
   @Nullable PhysicalConnection onOrNull() {
-    return on;
+    return begun ? on : null;
   }
 
   /** Runs (again) on {@code target}; a retry sends no pipelined wait. */
   PhysicalConnection runOn(PhysicalConnection target, boolean retry) {
-    on = target;
+    if (on != target) {
+      on = target;
+    }
+    begun = true;
     if (retry) {
       pipelinedWait = null;
     }
@@ -128,9 +149,13 @@ public final class Execution implements PipelinedWait.Request {
 
   /** Where the read was placed and how long it waited. */
   void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {
-    this.placement = placement;
+    if (this.placement != placement) {
+      this.placement = placement;
+    }
     this.waitNanos = waitNanos;
-    this.readOn = on;
+    if (readOn != on) {
+      readOn = on;
+    }
   }
 
   @Nullable ReadPlacement placement() {

@@ -105,7 +105,9 @@ final class ReadPlacer {
 
   void placed(Execution x, ReadPlacement placement, long waitNanos, PhysicalConnection on) {
     x.placed(placement, waitNanos, on);
-    lastRead = x;
+    if (lastRead != x) {
+      lastRead = x; // stored only when it changes: see Execution's class comment
+    }
   }
 
 

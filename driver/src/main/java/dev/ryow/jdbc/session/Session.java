@@ -190,7 +190,9 @@ public final class Session {
   public PhysicalConnection begin(Execution x) throws SQLException {
     checkOpen();
     PhysicalConnection target = place(x);
-    last = x;
+    if (last != x) {
+      last = x; // stored only when it changes: see Execution's class comment
+    }
     return target;
   }
 
