@@ -99,11 +99,7 @@ public final class Execution implements PipelinedWait.Request {
 
   /** The physical connection this attempt runs on. */
   public PhysicalConnection on() {
-    PhysicalConnection c = on;
-    if (!begun || c == null) {
-      throw new IllegalStateException("the execution has not begun");
-    }
-    return c;
+    return Objects.requireNonNull(onOrNull(), "the execution has not begun");
   }
 
   /** The physical connection this attempt runs on, or null before {@link Session#begin} placed it. */
