@@ -128,9 +128,14 @@ public final class Execution implements PipelinedWait.Request {
   }
 
   /** The wait sent with the query: set by the session when the replica must wait for {@code set}. */
+  @SuppressWarnings("ReferenceEquality") // the same objects: nothing to store (see the class comment)
   void pipeline(@Nullable GtidSet set, BigDecimal seconds) {
-    pipelinedWait = set;
-    waitSeconds = seconds;
+    if (pipelinedWait != set) {
+      pipelinedWait = set;
+    }
+    if (waitSeconds != seconds) {
+      waitSeconds = seconds;
+    }
   }
 
   @Override

@@ -285,6 +285,37 @@ class GroupReplicationIT {
   }
 
   /**
+   * As {@link #anElectionToAMemberTheUrlDoesNotNameIsFollowedAtOnce}, under a HikariCP pool that is busy
+   * through the {@code kill -9}: the URL names member1 (the primary) and member2 (weight 0), the group elects
+   * member3. The pool's writes resume on member3, with no acknowledged write lost and no stale read.
+   */
+  @Test
+  void aPoolFollowsAnElectionToAMemberTheUrlDoesNotName() throws Exception {
+    if (primaryPort() != MEMBER_PORTS.get(0)) {
+      group("switchover", "member1");
+    }
+    int loser = MEMBER_PORTS.get(1);
+    int winner = MEMBER_PORTS.get(2);
+    String twoMembers = "jdbc:ryow:mysql://" + HOST + ":" + MEMBER_PORTS.get(0) + "," + HOST + ":" + loser
+        + "/ryow?user=ryow&password=ryow";
+    try (Connection c = plain(loser); Statement s = c.createStatement()) {
+      s.execute("SET GLOBAL group_replication_member_weight = 0");
+    }
+    try {
+      Workload w = runThrough(twoMembers, () -> group("kill-primary"));
+      w.report("pooled election to a member the URL does not name (" + winner + ")");
+      assertThat(primaryPort()).as("the member elected").isEqualTo(winner);
+      w.assertSafe(winner);
+      assertThat(w.writesAfterEventOn.keySet()).as("ports of writes acknowledged after the election")
+          .containsOnly(winner);
+    } finally {
+      try (Connection c = plain(loser); Statement s = c.createStatement()) {
+        s.execute("SET GLOBAL group_replication_member_weight = DEFAULT");
+      }
+    }
+  }
+
+  /**
    * As {@link #heldBusyConnectionsGoOnWritingOnTheElectedPrimaryAfterAKillOfThePrimary}, through a planned
    * switch ({@code group_replication_set_as_primary}): the same logical connections write on the new
    * primary, no acknowledged write lost, no stale read, at most one failed statement per writer thread
@@ -399,9 +430,14 @@ class GroupReplicationIT {
   }
 
   private static Workload runThrough(Event event) throws Exception {
+    return runThrough(URL, event);
+  }
+
+  /** A pooled workload ({@value #THREADS} threads, a pool of {@value #POOL}) on {@code url}, through {@code event}. */
+  private static Workload runThrough(String url, Event event) throws Exception {
     Workload w = new Workload();
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(URL);
+    config.setJdbcUrl(url);
     config.setMaximumPoolSize(POOL);
     config.setMinimumIdle(POOL);
     config.setConnectionTimeout(30_000);
