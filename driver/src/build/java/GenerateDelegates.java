@@ -62,6 +62,8 @@ public final class GenerateDelegates {
       java.util.Set.of("enquoteLiteral", "enquoteIdentifier", "isSimpleIdentifier", "enquoteNCharLiteral");
   /** The around-execute template of {@code PreparedStatement}: its executions of the prepared SQL. */
   private static final String ROUTED_PREPARED_EXECUTIONS = "RoutedPreparedExecutions";
+  /** The around-execute template of {@code CallableStatement}: each execution between two hooks. */
+  private static final String BRACKETED_CALL_EXECUTIONS = "BracketedCallExecutions";
   /** The settings template: every single-value setting of {@code Statement}, recorded and applied to each physical statement. */
   private static final String RECORDED_SETTINGS = "RecordedSettings";
   /** Setters that change one value inside Connector/J (its max rows): setting one forgets what the other recorded. */
@@ -83,6 +85,40 @@ public final class GenerateDelegates {
     write(dir.resolve(ROUTED_EXECUTIONS + ".java"), routedExecutions());
     write(dir.resolve(RECORDED_SETTINGS + ".java"), recordedSettings());
     write(dir.resolve(ROUTED_PREPARED_EXECUTIONS + ".java"), routedPreparedExecutions());
+    write(dir.resolve(BRACKETED_CALL_EXECUTIONS + ".java"), bracketedCallExecutions());
+  }
+
+  /**
+   * The around-execute template of {@code CallableStatement}, over its delegating base: every
+   * {@code execute*} method runs {@code beforeExecute()}, the delegate's execution, then
+   * {@code afterExecute()} (which a failed execution skips).
+   */
+  static String bracketedCallExecutions() {
+    StringBuilder out = header("java.sql.CallableStatement",
+        " * Every execution of {@link java.sql.CallableStatement} between two hooks: {@link #beforeExecute} (the\n"
+        + " * statement's checks, the session's placement), the delegate's execution, and {@link #afterExecute} (the\n"
+        + " * session's bookkeeping), which an execution that threw skips.\n");
+    out.append("@org.jspecify.annotations.NullUnmarked\n");
+    out.append("abstract class ").append(BRACKETED_CALL_EXECUTIONS).append(" extends DelegatingCallableStatement {\n");
+    out.append("  /** Before each execution. */\n");
+    out.append("  abstract void beforeExecute() throws java.sql.SQLException;\n\n");
+    out.append("  /** After each execution that returned. */\n");
+    out.append("  abstract void afterExecute() throws java.sql.SQLException;\n");
+    for (Method m : methods(java.sql.CallableStatement.class)) {
+      if (!m.getName().startsWith("execute")) {
+        continue;
+      }
+      String returnType = typeName(m.getGenericReturnType());
+      out.append("\n  @Override\n  public ").append(returnType).append(' ').append(m.getName()).append('(');
+      List<String> arguments = parameters(out, m);
+      out.append(") throws java.sql.SQLException {\n");
+      out.append("    beforeExecute();\n");
+      out.append("    ").append(returnType).append(" result = super.").append(m.getName()).append('(')
+          .append(String.join(", ", arguments)).append(");\n");
+      out.append("    afterExecute();\n    return result;\n  }\n");
+    }
+    out.append("}\n");
+    return out.toString();
   }
 
   private static void write(Path file, String text) throws IOException {
