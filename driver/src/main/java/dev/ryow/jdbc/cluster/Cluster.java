@@ -12,6 +12,7 @@ import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.GroupMember;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ServerPosition;
 import dev.ryow.jdbc.sql.ClassificationCache;
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -72,6 +73,8 @@ public final class Cluster {
   private final @Nullable JvmHistories histories;
   /** GTIDs the primary is known to have executed: our writes, and sets verified with GTID_SUBSET. */
   private final Watermark primaryExecuted = new Watermark();
+  /** GTIDs a replica showed that a later poll of the primary found foreign ({@link ClusterGtids}), one interval per source. */
+  private final AtomicReference<GtidSet> foreign = new AtomicReference<>(GtidSet.EMPTY);
 
   /**
    * The settings and credentials of the latest logical connection that logged in to the primary: the
@@ -309,6 +312,43 @@ public final class Cluster {
   /** A set the primary has certainly executed (it only lags behind the truth). */
   public GtidSet knownOnPrimary() {
     return primaryExecuted.current();
+  }
+
+  /**
+   * The part of {@code seen}, a position read at {@code readStartedNanos} ({@code ofPrimary}: on the primary),
+   * that may bound later reads: the GTIDs of this cluster's UUIDs ({@link ClusterGtids}); {@code seen} itself
+   * when nothing in it is foreign. Null when that is not decided yet (a UUID that no poll of the primary sent
+   * after the read has named or ruled out): the reads it would bound stay pending.
+   */
+  @SuppressWarnings("ReferenceEquality") // identity: the rule returns the position itself when it keeps all of it
+  public @Nullable ServerPosition ofCluster(ServerPosition seen, long readStartedNanos, boolean ofPrimary) {
+    GtidSet known = knownOnPrimary();
+    GtidSet after = null;
+    ServerPosition kept = ClusterGtids.ofCluster(seen, known, null, GtidSet.EMPTY);
+    if (kept == seen) {
+      return seen;
+    }
+    if (ofPrimary) {
+      after = seen.visibleBound();
+    } else {
+      PollSnapshot p = primaryPoll();
+      if (p != null && p.startedNanos() - readStartedNanos >= 0) {
+        after = p.position().visibleBound();
+      }
+    }
+    kept = ClusterGtids.ofCluster(seen, known, after, Objects.requireNonNull(foreign.get()));
+    if (kept != null && after != null) {
+      GtidSet dropped = ClusterGtids.dropped(seen, kept);
+      if (!dropped.isEmpty()) {
+        foreign.accumulateAndGet(dropped, (a, b) -> a.union(b).spanned());
+      }
+    }
+    return kept;
+  }
+
+  /** The GTIDs replicas showed that polls of the primary found foreign to this cluster ({@link #ofCluster}). */
+  public GtidSet foreignSeen() {
+    return Objects.requireNonNull(foreign.get());
   }
 
   /** Records that the primary has executed {@code gtids} (verified, or read from it). */

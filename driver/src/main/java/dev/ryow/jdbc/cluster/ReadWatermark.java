@@ -129,6 +129,7 @@ public final class ReadWatermark {
    * (when the server is unknown, unreachable or was reset since the read) the primary's. Returns
    * whether any read is still pending.
    */
+  @SuppressWarnings("ReferenceEquality") // identity: whether the bounding poll is the primary's last one
   public boolean resolve(Cluster cluster) {
     boolean left = false;
     for (int i = 0; i < SLOTS; i++) {
@@ -145,8 +146,14 @@ public final class ReadWatermark {
         left = true;
         continue;
       }
+      boolean byPrimary = cluster.primaryPoll() == by;
+      ServerPosition seen = cluster.ofCluster(by.position(), by.startedNanos(), byPrimary);
+      if (seen == null) {
+        left = true; // a UUID no poll of the primary has named or ruled out yet: the read stays pending
+        continue;
+      }
       String source = by.serverUuid().equals(uuid) ? uuid : null;
-      advance(by.position(), source, cluster.knownOnPrimary());
+      advance(seen, source, cluster.knownOnPrimary());
       if (pending.compareAndSet(i, t, 0)) {
         version.bump();
       }
@@ -159,7 +166,8 @@ public final class ReadWatermark {
    * {@link #pending} reported it) with a position read on demand, sent at {@code readStartedNanos}
    * (after that read completed): {@code position} of {@code positionUuid}, the same server or the
    * primary, whose position bounds every replica's. A read of that server that completed since stays
-   * pending; the bound grows in any case.
+   * pending; the bound grows in any case. {@code position} is the cluster's part of what was read
+   * ({@link Cluster#ofCluster}).
    */
   public void resolveBy(String pendingUuid, long completedNanos, String positionUuid, ServerPosition position,
       long readStartedNanos, GtidSet fill) {

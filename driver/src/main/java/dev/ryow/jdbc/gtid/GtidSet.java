@@ -365,6 +365,78 @@ public final class GtidSet implements Position<GtidSet> {
   }
 
   /**
+   * Tells whether every UUID of {@code other} is named by this set or by {@code also} (with any tag; the
+   * intervals do not matter). Does not allocate.
+   *
+   * @param other the set whose UUIDs are looked for
+   * @param also a second set that may name them
+   * @return true when no UUID of {@code other} is missing from both
+   */
+  public boolean namesUuidsOf(GtidSet other, GtidSet also) {
+    Objects.requireNonNull(also, "also");
+    for (Source s : other.sources) {
+      if (!namesUuid(s) && !also.namesUuid(s)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Returns the GTIDs of this set whose UUID is named by {@code a} or {@code b} (with any tag), or, with
+   * {@code keepNamed} false, those whose UUID neither names.
+   *
+   * @return {@code this} (no allocation) when every source is kept, else a new set
+   */
+  public GtidSet byUuidsOf(GtidSet a, GtidSet b, boolean keepNamed) {
+    Objects.requireNonNull(a, "a");
+    Objects.requireNonNull(b, "b");
+    int kept = 0;
+    for (Source s : sources) {
+      if ((a.namesUuid(s) || b.namesUuid(s)) == keepNamed) {
+        kept++;
+      }
+    }
+    if (kept == sources.length) {
+      return this;
+    }
+    if (kept == 0) {
+      return EMPTY;
+    }
+    Source[] out = new Source[kept];
+    int n = 0;
+    for (Source s : sources) {
+      if ((a.namesUuid(s) || b.namesUuid(s)) == keepNamed) {
+        out[n++] = s;
+      }
+    }
+    return new GtidSet(out);
+  }
+
+  /** Whether some source of this set has the UUID of {@code s} (any tag); binary search, no allocation. */
+  private boolean namesUuid(Source s) {
+    int lo = 0;
+    int hi = sources.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      Source m = sources[mid];
+      int c = Long.compareUnsigned(m.hi, s.hi);
+      if (c == 0) {
+        c = Long.compareUnsigned(m.lo, s.lo);
+      }
+      if (c == 0) {
+        return true;
+      }
+      if (c < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Tells whether every GTID of {@code other} is in this set. Untagged and tagged GTIDs of one
    * UUID are different GTIDs. Does not allocate.
    *

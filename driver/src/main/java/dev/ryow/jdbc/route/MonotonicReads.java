@@ -132,15 +132,21 @@ public final class MonotonicReads {
   /**
    * Takes in the position of {@code server} (a {@linkplain #probe(int) probe} of the last plan), read
    * on demand starting at {@code readStartedNanos}: it bounds the planned reads pending on that server,
-   * or, for the primary, those the plan had the primary bound.
+   * or, for the primary, those the plan had the primary bound. Only the cluster's part of the position
+   * counts ({@link Cluster#ofCluster}): while that is undecided (a UUID no later poll of the primary has
+   * named or ruled out), the position counts as not read and only the primary may run the read.
    */
   public void probed(ReplicaEndpoint server, String serverUuid, ServerPosition position, long readStartedNanos,
       ReadWatermark[] states, int stateCount) {
+    ServerPosition seen = cluster.ofCluster(position, readStartedNanos, server == cluster.primaryEndpoint());
+    if (seen == null) {
+      return;
+    }
     GtidSet fill = cluster.knownOnPrimary();
     answered[server.index()] = true;
     for (int i = 0; i < lastPending; i++) {
       if (probeTarget[i] == server && stateOf[i] < stateCount) {
-        states[stateOf[i]].resolveBy(uuids[i], times[i], serverUuid, position, readStartedNanos, fill);
+        states[stateOf[i]].resolveBy(uuids[i], times[i], serverUuid, seen, readStartedNanos, fill);
       }
     }
   }

@@ -56,6 +56,14 @@ public final class MonotonicFixture {
     tick();
   }
 
+  /** A poll of {@code e} sent now whose {@code gtid_executed} is {@code executed} (any UUIDs). */
+  void poll(ReplicaEndpoint e, String uuid, GtidSet executed) {
+    tick();
+    e.observe(new ServerStatus(uuid, executed, GtidSet.EMPTY, true, 1, true, true, 0, "", true, ""),
+        e.knownExecuted(), now);
+    tick();
+  }
+
   void pollPrimary(String executed, String owned) {
     tick();
     long ticket = cluster.primaryPollTicket();

@@ -275,4 +275,51 @@ class MonotonicReadsTest {
     assertThat(plan(gtids("1-130"))).as("room again: it stays").isZero();
     assertThat(req.home()).isSameAs(f.r1);
   }
+
+  /** Another channel's source of a multi-source replica (issue 28). */
+  private static final String S = "99999999-9999-9999-9999-999999999999";
+
+  private static boolean namesS(GtidSet set) {
+    return !set.byUuidsOf(GtidSet.parse(S + ":1"), GtidSet.EMPTY, true).isEmpty();
+  }
+
+  private static GtidSet withForeign(String intervals, String foreign) {
+    return gtids(intervals).union(GtidSet.parse(S + ":" + foreign));
+  }
+
+  @Test
+  void anotherSourcesGtidsNeverJoinTheBoundAndTheReadWaitsForThePrimarysPollToRuleThemOut() {
+    jvm.observed(U1, f.tick());
+    f.poll(f.r1, U1, withForeign("1-120", "1-50"));
+    assertThat(jvm.resolve(f.cluster)).as("no poll of the primary since r1's: S is undecided, the read pending")
+        .isTrue();
+    assertThat(jvm.bound().isEmpty()).isTrue();
+    f.pollPrimary("1-125", "");
+    assertThat(jvm.resolve(f.cluster)).isFalse();
+    assertThat(jvm.bound().full()).as("the cluster's part only").isEqualTo(gtids("1-120"));
+    assertThat(f.cluster.foreignSeen()).isEqualTo(GtidSet.parse(S + ":1-50"));
+    assertThat(plan(GtidSet.EMPTY)).isZero();
+    assertThat(req.of(f.r2)).as("what another replica must have: nothing of S").isEqualTo(gtids("1-120"));
+
+    // S is confirmed foreign now: a position read on demand drops it at once.
+    jvm.observed(U1, f.tick());
+    f.r1.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    planner.probed(f.r1, U1, new ServerPosition(withForeign("1-121", "1-60"), GtidSet.EMPTY), f.tick(), states, 1);
+    planner.finish(GtidSet.EMPTY, states, 1, req);
+    assertThat(req.primaryOnly()).isFalse();
+    assertThat(jvm.bound().full()).isEqualTo(gtids("1-121"));
+  }
+
+  @Test
+  void aProbedPositionWithAnUndecidedUuidLeavesTheReadToThePrimary() {
+    jvm.observed(U1, f.tick());
+    f.r1.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), f.tick(), states, 1);
+    planner.finish(GtidSet.EMPTY, states, 1, req);
+    assertThat(req.primaryOnly()).as("S may be new to the primary: the position bounds nothing yet").isTrue();
+    assertThat(jvm.bound().isEmpty()).isTrue();
+
+  }
 }

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Fleets shaped as users run them, on the sandbox's extra nodes ({@code ryow-sandbox attach}): a replica of a
  * replica ({@code chained}, from replica1), a delayed replica ({@code delayed}, {@code SOURCE_DELAY=60}), a
- * replica the URL does not name but the primary reports ({@code spare}). The sandbox's multi-source replica
- * ({@code multi}) has no test here: what a read saw there (the other source's GTIDs too) joins the JVM's
- * monotonic-read bound, which no other replica reaches, and sent every later IT class of this JVM to the
- * primary (a known limit, issue 28). Each test names its own URL; the nodes are attached once for the class and detached
- * after it. Routing is proven by {@code @@port}.
+ * replica the URL does not name but the primary reports ({@code spare}), and a multi-source replica
+ * ({@code multi}: channel {@code main} from the primary, {@code side} from an unrelated server
+ * {@code source2}), whose other source's GTIDs must not join the JVM's monotonic-read bound (issue 28: they
+ * once sent every later IT class of this JVM to the primary). Each test names its own URL; the nodes are
+ * attached once for the class and detached after it. Routing is proven by {@code @@port}.
  */
 @AboutSettings(value = "ryow.discoverReplicas",
     why = "replicas discovered from the primary's SHOW REPLICAS: a replica started later serves reads, a stopped one leaves")
@@ -33,12 +33,15 @@ class TopologiesIT {
   private static final int CHAINED_PORT = PRIMARY_PORT + 3;
   private static final int DELAYED_PORT = PRIMARY_PORT + 4;
   private static final int SPARE_PORT = PRIMARY_PORT + 5;
+  private static final int SOURCE2_PORT = PRIMARY_PORT + 6;
+  private static final int MULTI_PORT = PRIMARY_PORT + 7;
   private static final String TABLE = "it_topologies";
 
   @BeforeAll
   static void attach() throws SQLException {
     Sandbox.run("detach", "spare");
-    Sandbox.run("attach", "chained", "delayed");
+    Sandbox.run("attach", "chained", "delayed", "source2", "multi");
+    Topology.exec(SOURCE2_PORT, "CREATE TABLE IF NOT EXISTS side.it_side (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
     // Dropped and created, not emptied: the attached nodes start with the tables but not their rows, and a
     // row-based DELETE of rows they lack would stop their appliers.
     Topology.exec(PRIMARY_PORT, "DROP TABLE IF EXISTS " + TABLE);
@@ -153,6 +156,63 @@ class TopologiesIT {
       } finally {
         Topology.exec(replica1, "START REPLICA SQL_THREAD");
       }
+    }
+  }
+
+  @Test
+  void aMultiSourceReplicaWaitsOnThePrimarysWritesAndItsOtherSourceBoundsNoLaterRead() throws SQLException {
+    String source2Uuid;
+    try (Connection side = Topology.plain(SOURCE2_PORT)) {
+      source2Uuid = Topology.queryString(side, "SELECT @@server_uuid");
+    }
+    long waitsBefore = Topology.statementsLike(MULTI_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
+    int onMulti = 0;
+    try (Connection c = DriverManager.getConnection(url(MULTI_PORT))) {
+      RyowConnection r = c.unwrap(RyowConnection.class);
+      long forgottenBefore = r.clusterMetrics().lostGtidsForgotten();
+      pollerRounds(c, 2);
+      for (int i = 1; i <= 30; i++) {
+        Topology.exec(SOURCE2_PORT, "INSERT INTO side.it_side (v) VALUES (" + i + ")"); // the other channel's traffic
+        int port = writeThenRead(c, 5000 + i);
+        assertThat(port).as("read %d saw its own write", i).isNotEqualTo(-1);
+        assertThat(port).isIn(PRIMARY_PORT, MULTI_PORT);
+        onMulti += port == MULTI_PORT ? 1 : 0;
+      }
+      pollerRounds(c, 2); // the reads' positions are resolved, and the primary's polls rule source2 out
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@port")) {
+        rs.next();
+        assertThat(rs.getInt(1)).as("a read after the polls").isIn(PRIMARY_PORT, MULTI_PORT);
+      }
+      assertThat(r.consistencyToken()).as("what the reads saw, in the connection's token")
+          .doesNotContain(source2Uuid);
+      assertThat(r.clusterMetrics().lostGtidsForgotten() - forgottenBefore)
+          .as("GTIDs forgotten because the primary lacks them").isZero();
+    }
+    try (Connection side = Topology.plain(SOURCE2_PORT);
+        Connection multi = Topology.plain(MULTI_PORT)) {
+      assertThat(Topology.queryString(multi, "SELECT @@global.gtid_executed"))
+          .as("the replica's gtid_executed holds both sources")
+          .contains(Topology.queryString(side, "SELECT @@server_uuid"));
+    }
+    assertThat(Topology.statementsLike(MULTI_PORT, "WAIT_FOR_EXECUTED_GTID_SET") - waitsBefore)
+        .as("waits sent to the multi-source replica").isPositive();
+    assertThat(onMulti).as("reads answered by the multi-source replica, of 30").isGreaterThanOrEqualTo(15);
+
+    // The JVM's read bound holds nothing of source2: a fresh connection to the other replicas reads there.
+    int[] replicas = REPLICA_PORTS.stream().mapToInt(Integer::intValue).toArray();
+    try (Connection fresh = DriverManager.getConnection(url(replicas))) {
+      RyowConnection r = fresh.unwrap(RyowConnection.class);
+      long forgottenBefore = r.clusterMetrics().lostGtidsForgotten();
+      pollerRounds(fresh, 3);
+      for (int i = 1; i <= 5; i++) {
+        try (Statement s = fresh.createStatement(); ResultSet rs = s.executeQuery("SELECT @@port")) {
+          rs.next();
+          assertThat(rs.getInt(1)).as("plain read %d of a fresh connection", i).isIn(REPLICA_PORTS);
+        }
+      }
+      assertThat(r.consistencyToken()).as("the fresh connection's token").doesNotContain(source2Uuid);
+      assertThat(r.clusterMetrics().lostGtidsForgotten() - forgottenBefore)
+          .as("GTIDs the fresh connection's cluster forgot").isZero();
     }
   }
 }
