@@ -318,7 +318,8 @@ public final class Cluster {
    * The part of {@code seen}, a position read at {@code readStartedNanos} ({@code ofPrimary}: on the primary),
    * that may bound later reads: the GTIDs of this cluster's UUIDs ({@link ClusterGtids}); {@code seen} itself
    * when nothing in it is foreign. Null when that is not decided yet (a UUID that no poll of the primary sent
-   * after the read has named or ruled out): the reads it would bound stay pending.
+   * after the read has named or ruled out): the reads it would bound stay pending. While the primary is lost
+   * nothing can decide it, and the whole position counts.
    */
   @SuppressWarnings("ReferenceEquality") // identity: the rule returns the position itself when it keeps all of it
   public @Nullable ServerPosition ofCluster(ServerPosition seen, long readStartedNanos, boolean ofPrimary) {
@@ -342,6 +343,11 @@ public final class Cluster {
       if (!dropped.isEmpty()) {
         foreign.accumulateAndGet(dropped, (a, b) -> a.union(b).spanned());
       }
+    }
+    if (kept == null && primaryLost()) {
+      // No poll of the primary can decide while it is lost: the position counts whole (as before the rule),
+      // so that reads the replicas can serve are not held pending until the primary returns.
+      return seen;
     }
     return kept;
   }
