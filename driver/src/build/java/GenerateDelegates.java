@@ -308,9 +308,11 @@ public final class GenerateDelegates {
         + " * the application set, and nothing else, so the others stay Connector/J's defaults (some from the URL). A\n"
         + " * getter answers the recorded value, or else a physical statement's default. The quoting helpers ask a\n"
         + " * physical statement too\n"
-        + " * ({@code enquoteIdentifier}...): Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL does.\n");
+        + " * ({@code enquoteIdentifier}...): Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL does. The\n"
+        + " * statement is its own {@link dev.ryow.jdbc.session.Execution}, the one its executions hand the session.\n");
     out.append("@org.jspecify.annotations.NullUnmarked\n");
-    out.append("abstract class ").append(RECORDED_SETTINGS).append(" implements java.sql.Statement {\n");
+    out.append("abstract class ").append(RECORDED_SETTINGS)
+        .append(" extends dev.ryow.jdbc.session.Execution implements java.sql.Statement {\n");
     out.append("  /** Throws for a closed statement. */\n");
     out.append("  abstract void checkOpen() throws java.sql.SQLException;\n\n");
     out.append("  /** How many physical statements this statement can hold at once ({@link #physicalSlot}). */\n");

@@ -24,7 +24,8 @@ final class PrimaryCallableStatement extends BracketedCallExecutions {
   private final CallableStatement physical;
   /** The primary connection the call was prepared on. */
   private final PhysicalConnection on;
-  private final ResultSetWrappers results;
+  /** The view of the last physical result set handed out ({@link RoutedResultSet#viewOf}). */
+  private @Nullable RoutedResultSet lastResults;
   private boolean closed;
   /** Every execution of the call, handed to the session (always the primary, always a write). */
   private final Execution execution = new Execution(this);
@@ -33,7 +34,6 @@ final class PrimaryCallableStatement extends BracketedCallExecutions {
     this.connection = connection;
     this.on = on;
     this.physical = physical;
-    this.results = new ResultSetWrappers(this, connection);
   }
 
   @Override
@@ -67,7 +67,12 @@ final class PrimaryCallableStatement extends BracketedCallExecutions {
 
   @Override
   @Nullable ResultSet wrap(@Nullable ResultSet result) {
-    return result == null ? null : results.wrap(result, on);
+    if (result == null) {
+      return null;
+    }
+    RoutedResultSet view = RoutedResultSet.viewOf(lastResults, result, this, connection, on);
+    lastResults = view;
+    return view;
   }
 
   /** Every execution (generated: {@link BracketedCallExecutions}) runs on the primary, counted as a write. */
@@ -108,7 +113,7 @@ final class PrimaryCallableStatement extends BracketedCallExecutions {
       return;
     }
     closed = true;
-    results.clear();
+    lastResults = null;
     try {
       physical.close();
     } catch (SQLException e) {

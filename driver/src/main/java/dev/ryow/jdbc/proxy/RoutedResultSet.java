@@ -36,6 +36,17 @@ final class RoutedResultSet extends DelegatingResultSet {
     return new RoutedResultSet(physical, owner, failures, on);
   }
 
+  /**
+   * The view of {@code physical}, a result set of {@code owner}'s physical statement on {@code on}:
+   * {@code last}, the view the statement handed out last, when it is of the same physical result set (so
+   * {@code executeQuery} and a later {@code getResultSet} agree), else a new one. The statement keeps
+   * what this returns.
+   */
+  static RoutedResultSet viewOf(@Nullable RoutedResultSet last, ResultSet physical, Statement owner,
+      LinkFailures failures, PhysicalConnection on) {
+    return last != null && last.physical == physical ? last : new RoutedResultSet(physical, owner, failures, on);
+  }
+
   @Override
   ResultSet delegate() {
     return physical;

@@ -130,7 +130,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     if (query) {
       cancelRequested = false;
     }
-    return execution.of(kind, sql, StatementTimeouts.deadline(queryTimeout), query);
+    return of(kind, sql, StatementTimeouts.deadline(queryTimeout), query);
   }
 
   @Override

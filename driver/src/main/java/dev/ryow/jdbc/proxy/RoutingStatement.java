@@ -5,7 +5,6 @@ import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.Session;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
-import dev.ryow.jdbc.sql.ClassificationCache;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -23,7 +22,6 @@ class RoutingStatement extends RoutedExecutions {
   final LogicalConnection connection;
   final Session session;
   final StatementShape shape;
-  private final ClassificationCache classifications;
   /** The database the connection was in when this statement was created: Connector/J runs it there. */
   final @Nullable String database;
   /** Its results can write (updatable, or BLOB locators): its queries run on the primary ({@link WritableResults}). */
@@ -42,9 +40,8 @@ class RoutingStatement extends RoutedExecutions {
   /** {@link #cancel()} was called since the current execution started (cleared by the executions that read it). */
   volatile boolean cancelRequested;
   boolean closed;
-  private final ResultSetWrappers results;
-  /** Every execution of this statement, handed to the session: begin, retry, done. */
-  final Execution execution = new Execution(this);
+  /** The view of the last physical result set handed out ({@link RoutedResultSet#viewOf}). */
+  private @Nullable RoutedResultSet lastResults;
 
   /** {@link #closeOnCompletion()} was called: each physical statement closes when its results are closed. */
   private boolean closeOnCompletion;
@@ -53,10 +50,8 @@ class RoutingStatement extends RoutedExecutions {
     this.connection = connection;
     this.session = connection.session();
     this.shape = shape;
-    this.classifications = session.cluster().classifications();
     this.database = session.settings().currentDatabase();
     this.resultsWrite = session.resultsWrite(shape.concurrency());
-    this.results = new ResultSetWrappers(this, connection);
   }
 
   // ---------------------------------------------------------------- physical statements
@@ -174,7 +169,12 @@ class RoutingStatement extends RoutedExecutions {
   @Override
   final ResultSet wrap(ResultSet physical) {
     PhysicalConnection on = currentOn; // set with current, before any result set exists
-    return results.wrap(physical, on != null ? on : session.primary());
+    RoutedResultSet view = RoutedResultSet.viewOf(lastResults, physical, this, connection,
+        on != null ? on : session.primary());
+    if (view != lastResults) {
+      lastResults = view; // stored only when it changes: see Execution's class comment
+    }
+    return view;
   }
 
   @Override
@@ -206,7 +206,7 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   final Execution routed(String sql) {
-    return execution.of(WritableResults.kind(classifications.classify(sql), resultsWrite), sql,
+    return of(WritableResults.kind(session.cluster().classifications().classify(sql), resultsWrite), sql,
         StatementTimeouts.deadline(queryTimeout), false);
   }
 
@@ -229,7 +229,7 @@ class RoutingStatement extends RoutedExecutions {
 
   /** Starts the execution of a batch: a write. */
   final Execution batch() {
-    return execution.of(StatementKind.WRITE, "", 0, false);
+    return of(StatementKind.WRITE, "", 0, false);
   }
 
   @Override
@@ -255,7 +255,7 @@ class RoutingStatement extends RoutedExecutions {
     Statement s = physical(session.begin(batch()));
     batchPending = false;
     int[] counts = s.executeBatch();
-    session.done(execution);
+    session.done(this);
     return counts;
   }
 
@@ -265,7 +265,7 @@ class RoutingStatement extends RoutedExecutions {
     Statement s = physical(session.begin(batch()));
     batchPending = false;
     long[] counts = s.executeLargeBatch();
-    session.done(execution);
+    session.done(this);
     return counts;
   }
 
@@ -386,7 +386,7 @@ class RoutingStatement extends RoutedExecutions {
     forgetPhysical();
     current = null;
     currentOn = null;
-    results.clear();
+    lastResults = null;
     if (failure != null && !connection.isClosed()) {
       throw failure;
     }

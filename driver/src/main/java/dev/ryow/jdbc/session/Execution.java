@@ -1,6 +1,5 @@
 package dev.ryow.jdbc.session;
 
-import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
@@ -12,18 +11,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * One statement execution as the JDBC face hands it to its {@link Session}: what the statement is
  * (its kind, its SQL, whether it is a query that can carry its replica wait), its deadline, and what the
- * session decided for it (the physical connection, the wait sent with the query, where the
- * read was placed and how long it waited). One per statement wrapper, reused by every execution of it:
- * {@link Session#begin} fills it, {@link Session#retry} changes it, {@link Session#done} reads it.
+ * session decided for it (the physical connection and the wait sent with the query; where a read ran is
+ * the session's: {@link Session#lastRead}). One per statement wrapper, reused by every execution of it:
+ * {@link Session#begin} fills it, {@link Session#retry} changes it, {@link Session#done} reads it. The
+ * face's statement wrappers extend it ({@link #Execution()}), so a statement is one object: ORMs prepare
+ * one per query.
  *
  * <p>It belongs to the statement's thread; only {@link #statement} is read by {@code cancel()} from another.
  *
  * <p>It lives as long as its statement, so it is soon in the old generation: a reference stored into it
  * costs G1's card-marking barrier (a fence) even when the value is the one it already holds. The
- * references an execution of the same statement sets again (its kind, its SQL, its server, its
- * placement) are therefore stored only when they change.
+ * references an execution of the same statement sets again (its kind, its SQL, its server) are
+ * therefore stored only when they change.
  */
-public final class Execution implements PipelinedWait.Request {
+public class Execution implements PipelinedWait.Request {
   /** The statement wrapper this execution belongs to: what {@code cancel()} names. */
   final Object statement;
   private StatementKind kind = StatementKind.READ;
@@ -38,12 +39,16 @@ public final class Execution implements PipelinedWait.Request {
   private BigDecimal waitSeconds = BigDecimal.ZERO;
   /** The router sent it to the replicas (it may still have been placed on the primary). */
   boolean replicaRoute;
-  private @Nullable ReadPlacement placement;
-  private long waitNanos;
-  private @Nullable PhysicalConnection readOn;
 
+  /** The execution of {@code statement}, a separate object. */
   public Execution(Object statement) {
     this.statement = statement;
+  }
+
+  /** A statement wrapper that is its own execution. */
+  @SuppressWarnings("this-escape") // only the reference is kept; nothing is called on it here
+  protected Execution() {
+    this.statement = this;
   }
 
   /**
@@ -52,7 +57,7 @@ public final class Execution implements PipelinedWait.Request {
    * wait in its own round trip ({@link #pipelinedWait}).
    */
   @SuppressWarnings("ReferenceEquality") // the same String object: nothing to store (see the class comment)
-  public Execution of(StatementKind kind, String sql, long deadlineNanos, boolean query) {
+  public final Execution of(StatementKind kind, String sql, long deadlineNanos, boolean query) {
     if (this.kind != kind) {
       this.kind = kind;
     }
@@ -71,16 +76,16 @@ public final class Execution implements PipelinedWait.Request {
   }
 
   /** What the statement runs as: its classification, or {@link StatementKind#WRITE} once {@link #ranAsWrite}. */
-  public StatementKind kind() {
+  public final StatementKind kind() {
     return ranAsWrite ? StatementKind.WRITE : kind;
   }
 
-  public String sql() {
+  public final String sql() {
     return sql;
   }
 
   /** When the query timeout expires ({@link System#nanoTime()}), 0 when there is none. */
-  public long deadlineNanos() {
+  public final long deadlineNanos() {
     return deadlineNanos;
   }
 
@@ -89,7 +94,7 @@ public final class Execution implements PipelinedWait.Request {
   }
 
   /** A replica refused it as a write and it ran again on the primary: it is a write (a stored function...). */
-  public boolean ranAsWrite() {
+  public final boolean ranAsWrite() {
     return ranAsWrite;
   }
 
@@ -98,7 +103,7 @@ public final class Execution implements PipelinedWait.Request {
   }
 
   /** The physical connection this attempt runs on. */
-  public PhysicalConnection on() {
+  public final PhysicalConnection on() {
     return Objects.requireNonNull(onOrNull(), "the execution has not begun");
   }
 
@@ -123,7 +128,7 @@ public final class Execution implements PipelinedWait.Request {
    * Whether the query must be sent with its replica wait before it in the same packet
    * ({@link PipelinedWait#PREFIX}, bound by {@link PipelinedWait#bind}).
    */
-  public boolean pipelined() {
+  public final boolean pipelined() {
     return pipelinedWait != null;
   }
 
@@ -139,35 +144,12 @@ public final class Execution implements PipelinedWait.Request {
   }
 
   @Override
-  public GtidSet waitFor() {
+  public final GtidSet waitFor() {
     return Objects.requireNonNull(pipelinedWait, "no pipelined wait");
   }
 
   @Override
-  public BigDecimal waitSeconds() {
+  public final BigDecimal waitSeconds() {
     return waitSeconds;
-  }
-
-  /** Where the read was placed and how long it waited. */
-  void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {
-    if (this.placement != placement) {
-      this.placement = placement;
-    }
-    this.waitNanos = waitNanos;
-    if (readOn != on) {
-      readOn = on;
-    }
-  }
-
-  @Nullable ReadPlacement placement() {
-    return placement;
-  }
-
-  long waitNanos() {
-    return waitNanos;
-  }
-
-  @Nullable PhysicalConnection readOn() {
-    return readOn;
   }
 }

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * Where a session's reads run: at the home of the last read when its plan still holds, on a replica
  * the {@link ReplicaSet} admits for the read's requirement (after a wait, or with the wait deferred to
  * the query), or on the primary (null) when no replica can serve it or its GTIDs are unknown. Records the
- * placement on the {@link Execution} and remembers the last one for {@link #lastRead}.
+ * placement of the last read for {@link #lastRead}: a connection's last read, whichever statement ran it.
  */
 final class ReadPlacer {
   private final ReplicaSet replicas;
@@ -22,7 +22,10 @@ final class ReadPlacer {
   private final Transactions transactions;
   private final WaitGuard guard;
   private final PrimaryLink link;
-  private @Nullable Execution lastRead;
+  /** Where the last read ran; null before the first. */
+  private @Nullable ReadPlacement lastPlacement;
+  private long lastWaitNanos;
+  private @Nullable PhysicalConnection lastReadOn;
 
   ReadPlacer(ReplicaSet replicas, ReadConsistency consistency, Transactions transactions, WaitGuard guard,
       PrimaryLink link) {
@@ -44,7 +47,7 @@ final class ReadPlacer {
     boolean autoCommit = transactions.state().autoCommit();
     boolean reusable = scope == null && exclude == null && autoCommit;
     if (reusable) {
-      PhysicalConnection r = atUnchangedHome(x, mode);
+      PhysicalConnection r = atUnchangedHome(mode);
       if (r != null) {
         return r;
       }
@@ -58,7 +61,7 @@ final class ReadPlacer {
     }
     if (req == null) {
       consistency.ranElsewhere();
-      placed(x, ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, link.connection());
+      placed(ReadPlacement.PRIMARY_UNKNOWN_GTIDS, 0, link.connection());
       return null;
     }
     PhysicalConnection r = null;
@@ -75,7 +78,7 @@ final class ReadPlacer {
           consistency.staleAllowedRead();
         }
       }
-      placed(x, placement, replicas.lastWaitNanos(), r != null ? r : link.connection());
+      placed(placement, replicas.lastWaitNanos(), r != null ? r : link.connection());
       ReplicaEndpoint home = req.home();
       if (reusable && r != null && placement == ReadPlacement.REPLICA_NO_WAIT && home != null
           && r == replicas.connectionTo(home.index()) && home.knownExecuted().contains(req.of(home))) {
@@ -91,34 +94,37 @@ final class ReadPlacer {
    * its home's connection, with no wait and nothing to replay, exactly as admitting it again would
    * decide; null to plan and admit it in full.
    */
-  private @Nullable PhysicalConnection atUnchangedHome(Execution x, ConsistencyMode mode) {
+  private @Nullable PhysicalConnection atUnchangedHome(ConsistencyMode mode) {
     ReplicaEndpoint home = consistency.unchangedHome(mode);
     if (home == null) {
       return null;
     }
     PhysicalConnection r = replicas.readNowAt(home);
     if (r != null) {
-      placed(x, ReadPlacement.REPLICA_NO_WAIT, 0, r);
+      placed(ReadPlacement.REPLICA_NO_WAIT, 0, r);
     }
     return r;
   }
 
-  void placed(Execution x, ReadPlacement placement, long waitNanos, PhysicalConnection on) {
-    x.placed(placement, waitNanos, on);
-    if (lastRead != x) {
-      lastRead = x; // stored only when it changes: see Execution's class comment
+  /**
+   * Records where a read ran and what it waited. The references are stored only when they change: the
+   * session lives long, and a reference store into an old object costs G1's card-marking barrier.
+   */
+  void placed(ReadPlacement placement, long waitNanos, PhysicalConnection on) {
+    if (lastPlacement != placement) {
+      lastPlacement = placement;
+    }
+    lastWaitNanos = waitNanos;
+    if (lastReadOn != on) {
+      lastReadOn = on;
     }
   }
 
 
-  /** Where the last read ran, from the last execution that placed one. */
+  /** Where the last read ran. */
   @Nullable ReadReport lastRead() {
-    Execution x = lastRead;
-    if (x == null) {
-      return null;
-    }
-    ReadPlacement placement = x.placement();
-    PhysicalConnection on = x.readOn();
-    return placement == null || on == null ? null : new ReadReport(placement, x.waitNanos(), on.role(), on.host().address());
+    ReadPlacement placement = lastPlacement;
+    PhysicalConnection on = lastReadOn;
+    return placement == null || on == null ? null : new ReadReport(placement, lastWaitNanos, on.role(), on.host().address());
   }
 }

@@ -134,7 +134,7 @@ final class Retries {
     PhysicalConnection r;
     if (PipelinedWait.notReached(e)) {
       r = replicas.deferredWaitFailed(tx.autoCommit() || !tx.readOnly());
-      reads.placed(x, replicas.placement(), replicas.lastWaitNanos(), r != null ? r : link.connection());
+      reads.placed(replicas.placement(), replicas.lastWaitNanos(), r != null ? r : link.connection());
     } else {
       replicas.abandonDeferredWait();
       if (!tx.autoCommit()) {

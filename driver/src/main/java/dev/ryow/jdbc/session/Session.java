@@ -261,7 +261,7 @@ public final class Session {
     StatementKind kind = x.kind();
     if (x.pipelined()) {
       replicas.deferredWaitReached();
-      reads.placed(x, ReadPlacement.REPLICA_AFTER_WAIT, replicas.lastWaitNanos(), on);
+      reads.placed(ReadPlacement.REPLICA_AFTER_WAIT, replicas.lastWaitNanos(), on);
     }
     boolean onPrimary = on == link.connection();
     if (x.replicaRoute && consistency.monotonicReads() && kind != StatementKind.WRITE) {
