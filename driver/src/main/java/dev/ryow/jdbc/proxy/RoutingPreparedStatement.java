@@ -30,6 +30,12 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   /** The query with the replica wait before it ({@link PipelinedWait}), on {@link #pipelinedOwner}. */
   private @Nullable PreparedStatement pipelined;
   private @Nullable PhysicalConnection pipelinedOwner;
+  /**
+   * The physical statement that already holds every recorded parameter (the setters' {@link #checker()},
+   * or the last one they were replayed onto), which an execution there need not be given again; null
+   * when none is known to.
+   */
+  private @Nullable PreparedStatement holdsParameters;
 
   private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind)
       throws SQLException {
@@ -119,7 +125,10 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   /** The physical statement for one execution, with the recorded parameters set. */
   private PreparedStatement ready(PhysicalConnection on) throws SQLException {
     PreparedStatement ps = prepared(on);
-    recorder.replay(ps);
+    if (ps != holdsParameters) {
+      recorder.replay(ps);
+      holdsParameters = ps;
+    }
     return ps;
   }
 
@@ -171,6 +180,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   public void clearParameters() throws SQLException {
     checkOpen();
     recorder.clear();
+    holdsParameters = null;
     forEachPhysical(s -> ((PreparedStatement) s).clearParameters());
   }
 
@@ -224,6 +234,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     super.forgetPhysical();
     pipelined = null;
     recorder.clear();
+    holdsParameters = null;
   }
 
   @Override
@@ -248,13 +259,17 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
    */
   @Override
   public @Nullable PreparedStatement checker() throws SQLException {
-    if (!session.clientSidePrepare()) {
-      return null;
+    PreparedStatement checker = null;
+    if (session.clientSidePrepare()) {
+      PhysicalConnection p = session.primary();
+      if (!p.isClosed()) {
+        checker = statementOn(p);
+      }
     }
-    PhysicalConnection p = session.primary();
-    if (p.isClosed()) {
-      return null;
+    if (checker != holdsParameters) {
+      // It holds them all from here on only if there is nothing recorded that it lacks.
+      holdsParameters = checker != null && recorder.isEmpty() ? checker : null;
     }
-    return statementOn(p);
+    return checker;
   }
 }

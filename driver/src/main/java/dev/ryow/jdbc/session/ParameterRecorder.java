@@ -128,6 +128,11 @@ public final class ParameterRecorder {
   }
 
   /** Forgets every parameter ({@code clearParameters}). */
+  /** No parameter is recorded. */
+  public boolean isEmpty() {
+    return highest == 0;
+  }
+
   public void clear() {
     Arrays.fill(kinds, 0, highest, UNSET);
     if (values.length != 0) {
