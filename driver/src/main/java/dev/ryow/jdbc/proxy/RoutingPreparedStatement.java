@@ -30,11 +30,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   /** The query with the replica wait before it ({@link PipelinedWait}), on {@link #pipelinedOwner}. */
   private @Nullable PreparedStatement pipelined;
   private @Nullable PhysicalConnection pipelinedOwner;
-  /**
-   * The physical statement that already holds every recorded parameter (the setters' {@link #checker()},
-   * or the last one they were replayed onto), which an execution there need not be given again; null
-   * when none is known to.
-   */
+  /** The physical statement that holds every recorded parameter (the {@link #checker()}, or the last replayed onto). */
   private @Nullable PreparedStatement holdsParameters;
 
   private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind)
@@ -259,15 +255,9 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
    */
   @Override
   public @Nullable PreparedStatement checker() throws SQLException {
-    PreparedStatement checker = null;
-    if (session.clientSidePrepare()) {
-      PhysicalConnection p = session.primary();
-      if (!p.isClosed()) {
-        checker = statementOn(p);
-      }
-    }
-    if (checker != holdsParameters) {
-      // It holds them all from here on only if there is nothing recorded that it lacks.
+    PhysicalConnection p = session.primary();
+    PreparedStatement checker = session.clientSidePrepare() && !p.isClosed() ? statementOn(p) : null;
+    if (checker != holdsParameters) { // it holds them all only if it lacks nothing recorded before
       holdsParameters = checker != null && recorder.isEmpty() ? checker : null;
     }
     return checker;

@@ -184,10 +184,7 @@ class RoutingStatement extends RoutedExecutions {
     }
   }
 
-  /**
-   * What every method of a closed statement wrapper throws: Connector/J's message and SQLState
-   * ({@code S1009}; JDBC names no SQLState for it).
-   */
+  /** What every method of a closed statement throws: Connector/J's message and SQLState (JDBC names none). */
   static SQLException closedStatement() {
     return new SQLException("No operations allowed after statement closed.", "S1009");
   }
