@@ -18,6 +18,7 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Every kind of parameter reaches whichever server runs the prepared statement. */
@@ -58,6 +59,49 @@ class PreparedParametersIT {
         check(rs, false);
       }
       c.commit();
+    }
+  }
+
+  /**
+   * A value set once serves every later execution, on whichever server runs it, and a value set again
+   * replaces it everywhere: the primary's statement, which the setters hand each value to (Connector/J's
+   * checks), is not given the recorded values again when it already holds them.
+   */
+  @Test
+  void theLatestValueRunsOnEveryServerAcrossExecutions() throws SQLException {
+    try (Connection c = Topology.ryow();
+        PreparedStatement ps = c.prepareStatement("SELECT ?, @@port, ?")) {
+      ps.setInt(1, 1);
+      ps.setString(2, "a");
+      expect(ps, 1, "a", true);
+      expect(ps, 1, "a", true);
+      c.setAutoCommit(false); // a read-write transaction: its reads run on the primary
+      expect(ps, 1, "a", false);
+      ps.setInt(1, 2);
+      expect(ps, 2, "a", false);
+      c.commit();
+      c.setAutoCommit(true);
+      expect(ps, 2, "a", true);
+      ps.setString(2, "b");
+      expect(ps, 2, "b", true);
+      c.setAutoCommit(false);
+      expect(ps, 2, "b", false);
+      ps.clearParameters();
+      ps.setInt(1, 3);
+      ps.setString(2, "c");
+      expect(ps, 3, "c", false);
+      c.commit();
+      c.setAutoCommit(true);
+      expect(ps, 3, "c", true);
+    }
+  }
+
+  private static void expect(PreparedStatement ps, int first, String second, boolean onReplica) throws SQLException {
+    try (ResultSet rs = ps.executeQuery()) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(first);
+      assertThat(rs.getInt(2)).isIn(onReplica ? REPLICA_PORTS : List.of(PRIMARY_PORT));
+      assertThat(rs.getString(3)).isEqualTo(second);
     }
   }
 
