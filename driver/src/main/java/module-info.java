@@ -2,8 +2,8 @@
  * ryow-jdbc: a {@code jdbc:ryow:} driver that reads from MySQL replicas without reading older data than
  * its own writes.
  *
- * <p>Exported: the public API ({@code dev.ryow.jdbc}), the servlet filter ({@code web}), the Micrometer
- * binder ({@code micrometer}), and the two value packages the API's signatures use ({@code gtid}:
+ * <p>Exported: the public API ({@code dev.ryow.jdbc}), the servlet filter ({@code web}), message tokens
+ * ({@code messaging}), the Micrometer binder ({@code micrometer}), and the two value packages the API's signatures use ({@code gtid}:
  * {@code GtidSet}; {@code metrics}: {@code MetricsSnapshot}). The property table ({@code config}) is
  * exported to the Spring Boot starter only. Everything else (routing, sessions, server adapters, the
  * JDBC wrappers, the classifier) is internal.
@@ -28,6 +28,7 @@ module dev.ryow.jdbc {
   exports dev.ryow.jdbc.gtid;
   exports dev.ryow.jdbc.metrics;
   exports dev.ryow.jdbc.web;
+  exports dev.ryow.jdbc.messaging;
   exports dev.ryow.jdbc.micrometer;
   exports dev.ryow.jdbc.config to dev.ryow.spring.boot;
 

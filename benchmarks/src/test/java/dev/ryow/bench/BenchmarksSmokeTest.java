@@ -242,6 +242,28 @@ class BenchmarksSmokeTest {
   }
 
   @Test
+  void theStarterRequestBenchmarkRunsBothSidesAndOnlyTheStarterRenewsTheUsersToken() throws Exception {
+    for (String side : java.util.List.of("driver", "starter")) {
+      StarterRequestBenchmark b = new StarterRequestBenchmark();
+      b.side = side;
+      b.setUp();
+      try {
+        String before = b.userToken();
+        assertThat(before).as("the first write's token").contains(StubDriver.PRIMARY_UUID);
+        b.write();
+        b.read();
+        if (side.equals("starter")) {
+          assertThat(b.userToken()).as("a write renews the cookie").isNotEqualTo(before);
+        } else {
+          assertThat(b.userToken()).as("no filter, no cookie").isEqualTo(before);
+        }
+      } finally {
+        b.tearDown();
+      }
+    }
+  }
+
+  @Test
   void theStubAnswersThePollersQueriesAsMySqlDoes() throws Exception {
     StubCluster stub = new StubCluster();
     try (Connection c = stub.ryow(); Statement s = c.createStatement()) {

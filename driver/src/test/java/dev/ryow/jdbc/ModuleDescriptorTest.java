@@ -32,7 +32,7 @@ class ModuleDescriptorTest {
     }
     assertThat(d.name()).isEqualTo("dev.ryow.jdbc");
     assertThat(d.exports().stream().filter(e -> !e.isQualified()).map(ModuleDescriptor.Exports::source))
-        .containsExactlyInAnyOrder("dev.ryow.jdbc", "dev.ryow.jdbc.web", "dev.ryow.jdbc.micrometer",
+        .containsExactlyInAnyOrder("dev.ryow.jdbc", "dev.ryow.jdbc.web", "dev.ryow.jdbc.messaging", "dev.ryow.jdbc.micrometer",
             "dev.ryow.jdbc.gtid", "dev.ryow.jdbc.metrics");
     assertThat(d.exports().stream().filter(ModuleDescriptor.Exports::isQualified)
             .map(e -> e.source() + " to " + e.targets()))

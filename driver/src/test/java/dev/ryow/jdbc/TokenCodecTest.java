@@ -19,6 +19,34 @@ class TokenCodecTest {
   private static final String B = "8c3a9a2e-1d4f-11ef-8b7a-0242ac120002";
   private static final TokenCodec SIGNED = TokenCodec.of(2048, 64, "a-key-of-sixteen-chars-or-more");
 
+  /** One codec signs and checks from many threads at once (its prepared HMAC is cloned, never shared). */
+  @Test
+  void signaturesFromManyThreadsAtOnceAreTheSameAsFromOne() throws Exception {
+    String expected = SIGNED.encode(GtidSet.parse(A + ":1-1000"));
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        results.add(pool.submit(() -> {
+          for (int i = 0; i < 2_000; i++) {
+            if (!SIGNED.encode(GtidSet.parse(A + ":1-1000")).equals(expected)
+                || !SIGNED.decode(expected).equals(GtidSet.parse(A + ":1-1000"))) {
+              return false;
+            }
+          }
+          return true;
+        }));
+      }
+      for (java.util.concurrent.Future<Boolean> r : results) {
+        assertThat(r.get()).isTrue();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(TokenCodec.of(2048, 64, "a-key-of-sixteen-chars-or-more").encode(GtidSet.parse(A + ":1-1000")))
+        .as("the same key, another codec: the same signature").isEqualTo(expected);
+  }
+
   @Test
   void unsignedTokensAreTheGtidSetText() throws Exception {
     GtidSet set = GtidSet.parse(A + ":1-5," + B + ":7");

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>Other clients use {@link #outgoing()} and {@link #merge(String)} (the Spring Boot starter's
  * {@code RestClient} and {@code RestTemplate} interceptor does). Both act on the scope bound to the
  * calling thread: on a call made outside any scope nothing is sent or merged (open one around the job).
+ * Clients that send on another thread (the starter's {@code WebClient} filter) capture the scope on the
+ * calling thread and use {@link #outgoing(ConsistencyScope)} and {@link #merge(ConsistencyScope, String)}.
  * A token the called service answers with that the codec does not accept (another key, too large) is
  * dropped and logged at debug level: the call itself succeeds. Immutable and thread-safe.
  */
@@ -74,7 +76,16 @@ public final class HttpTokens {
    * (or its token cannot fit the codec's bounds even widened: logged, the request goes without).
    */
   public @Nullable String outgoing() {
-    ConsistencyScope scope = ConsistencyScope.current();
+    return outgoing(ConsistencyScope.current());
+  }
+
+  /**
+   * The token of {@code scope} for an outgoing request, or null when {@code scope} is null (or its token
+   * cannot fit the codec's bounds even widened: logged). For clients that send the request on another
+   * thread than the one that built it (a reactive client): capture the scope with
+   * {@link ConsistencyScope#current()} on the calling thread, pass it here and to {@link #merge(ConsistencyScope, String)}.
+   */
+  public @Nullable String outgoing(@Nullable ConsistencyScope scope) {
     if (scope == null) {
       return null;
     }
@@ -91,7 +102,15 @@ public final class HttpTokens {
    * not when merging is off, no scope is open, the token is null or empty, or the codec rejects it.
    */
   public boolean merge(@Nullable String token) {
-    ConsistencyScope scope = ConsistencyScope.current();
+    return merge(ConsistencyScope.current(), token);
+  }
+
+  /**
+   * Merges a token the called service answered with into {@code scope} (captured on the calling thread;
+   * safe from another thread). Returns whether it did: not when merging is off, {@code scope} is null,
+   * the token is null or empty, or the codec rejects it.
+   */
+  public boolean merge(@Nullable ConsistencyScope scope, @Nullable String token) {
     if (!mergeResponses || scope == null || token == null || token.isBlank()) {
       return false;
     }

@@ -256,8 +256,8 @@ public final class RyowStarterProperties {
   public static final class Client {
     /**
      * Whether to add the current scope's token (header ryow.web.header-name, signed with ryow.token-key) to
-     * the requests of RestTemplate and RestClient.Builder beans, so that the called service reads this
-     * request's writes.
+     * the requests of RestTemplate, RestClient.Builder and WebClient.Builder beans, so that the called service
+     * reads this request's writes.
      */
     private boolean enabled = true;
 

@@ -121,6 +121,51 @@ class RyowAutoConfigurationTest {
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RyowClientHttpRequestInterceptor.class));
   }
 
+  /** An application's own WebClient.Builder, as a bean. */
+  @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+  static class WebClients {
+    @org.springframework.context.annotation.Bean
+    org.springframework.web.reactive.function.client.WebClient.Builder webClientBuilder() {
+      return org.springframework.web.reactive.function.client.WebClient.builder();
+    }
+  }
+
+  private static java.util.List<Object> filtersOf(org.springframework.web.reactive.function.client.WebClient.Builder builder) {
+    java.util.List<Object> filters = new java.util.ArrayList<>();
+    builder.filters(filters::addAll);
+    return filters;
+  }
+
+  @Test
+  void theApplicationsWebClientBuilderCarriesTheTokenUnlessSwitchedOffAndNothingNeedsWebFlux() {
+    StarterContexts.web().withUserConfiguration(WebClients.class).withPropertyValues("spring.datasource.url=" + URL)
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(RyowExchangeFilterFunction.class);
+          assertThat(filtersOf(context.getBean(org.springframework.web.reactive.function.client.WebClient.Builder.class)))
+              .containsExactly(context.getBean(RyowExchangeFilterFunction.class));
+          assertThat(context.getBean(RyowExchangeFilterFunction.class).toString())
+              .contains("header=X-Ryow-Token", "mergeResponses=true");
+        });
+    StarterContexts.web().withUserConfiguration(WebClients.class)
+        .withPropertyValues("spring.datasource.url=" + URL, "ryow.client.merge-response=false")
+        .run(context -> assertThat(context.getBean(RyowExchangeFilterFunction.class).toString())
+            .contains("mergeResponses=false"));
+    StarterContexts.web().withUserConfiguration(WebClients.class)
+        .withPropertyValues("spring.datasource.url=" + URL, "ryow.client.enabled=false")
+        .run(context -> {
+          assertThat(context).hasNotFailed().doesNotHaveBean(RyowExchangeFilterFunction.class);
+          assertThat(filtersOf(context.getBean(org.springframework.web.reactive.function.client.WebClient.Builder.class)))
+              .isEmpty();
+        });
+    StarterContexts.web().withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader(
+            "org.springframework.web.reactive", "reactor."))
+        .withUserConfiguration(HttpClients.class).withPropertyValues("spring.datasource.url=" + URL)
+        .run(context -> assertThat(context).as("without WebFlux: the rest as before").hasNotFailed()
+            .doesNotHaveBean(RyowExchangeFilterFunction.class)
+            .hasSingleBean(RyowClientHttpRequestInterceptor.class)
+            .hasBean(RyowWebAutoConfiguration.FILTER_NAME));
+  }
+
   @Test
   void theFilterOnlyInServletApplications() {
     StarterContexts.plain().withPropertyValues("spring.datasource.url=" + URL).run(context -> assertThat(context)

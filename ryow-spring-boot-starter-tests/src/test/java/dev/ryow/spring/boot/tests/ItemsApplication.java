@@ -1,5 +1,6 @@
 package dev.ryow.spring.boot.tests;
 
+import java.time.Duration;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
@@ -15,14 +16,18 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * A small web application as a Spring Boot user writes it, with the starter on its class path and
  * nothing of ryow in its code: {@code spring.datasource.url} is a {@code jdbc:ryow:} URL. Items are
  * created and edited with POSTs and read with GETs whose page shows the value and the {@code @@port}
  * of the server that answered. TwoInstancesIT runs two instances of it, each in its own JVM. For
- * ServiceCallsIT, an instance also calls another one with the application's own {@code RestClient} or
- * {@code RestTemplate} bean (the starter adds its interceptor to them; nothing of ryow here either).
+ * ServiceCallsIT, an instance also calls another one with the application's own {@code RestClient},
+ * {@code RestTemplate} or {@code WebClient} bean (the starter adds its interceptor or filter to them; nothing
+ * of ryow here either). The {@code WebClient} calls are subscribed on a Reactor scheduler, so the request
+ * leaves from another thread than the one whose request scope made the writes.
  */
 @SpringBootApplication
 public class ItemsApplication {
@@ -49,17 +54,24 @@ public class ItemsApplication {
     return new RestTemplate();
   }
 
-  /** Calls to another instance ({@code peer}, a base URL) with {@code client} = rest-client or rest-template. */
+  @Bean
+  WebClient.Builder webClientBuilder() {
+    return WebClient.builder();
+  }
+
+  /** Calls to another instance ({@code peer}, a base URL) with {@code client} = rest-client, rest-template or web-client. */
   @RestController
   static class Calls {
     private final JdbcTemplate jdbc;
     private final RestClient restClient;
     private final RestTemplate restTemplate;
+    private final WebClient webClient;
 
-    Calls(JdbcTemplate jdbc, RestClient.Builder restClient, RestTemplate restTemplate) {
+    Calls(JdbcTemplate jdbc, RestClient.Builder restClient, RestTemplate restTemplate, WebClient.Builder webClient) {
       this.jdbc = jdbc;
       this.restClient = restClient.build();
       this.restTemplate = restTemplate;
+      this.webClient = webClient.build();
     }
 
     /** Creates the item here, then answers the peer's page of it. */
@@ -71,6 +83,8 @@ public class ItemsApplication {
       return switch (client) {
         case "rest-client" -> restClient.get().uri(url).retrieve().body(String.class);
         case "rest-template" -> restTemplate.getForObject(url, String.class);
+        case "web-client" -> webClient.get().uri(url).retrieve().bodyToMono(String.class)
+            .subscribeOn(Schedulers.boundedElastic()).block(Duration.ofSeconds(30));
         default -> throw new IllegalArgumentException(client);
       };
     }
@@ -83,6 +97,8 @@ public class ItemsApplication {
       switch (client) {
         case "rest-client" -> restClient.post().uri(url).retrieve().toBodilessEntity();
         case "rest-template" -> restTemplate.postForEntity(url, null, Void.class);
+        case "web-client" -> webClient.post().uri(url).retrieve().toBodilessEntity()
+            .subscribeOn(Schedulers.boundedElastic()).block(Duration.ofSeconds(30));
         default -> throw new IllegalArgumentException(client);
       }
       return jdbc.queryForObject("SELECT MAX(value), @@port FROM starter_items WHERE id = ?",

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * see A's write; B writes during A's call, and A's next read must see B's write. Two instances of
  * {@link ItemsApplication}, each in its own JVM with the starter: {@code on} with the defaults,
  * {@code off} with {@code ryow.client.enabled=false} (its filter still serves calls). The callers are
- * their {@code RestClient} and {@code RestTemplate} beans, and this test's JVM with the JDK client and
+ * their {@code RestClient}, {@code RestTemplate} and {@code WebClient} beans (the last subscribed on a
+ * Reactor scheduler: the request leaves from a thread without the scope), and this test's JVM with the JDK client and
  * {@link HttpTokens} (plain {@code jdbc:ryow:} connections in a {@link ConsistencyScope}).
  *
  * <p>Every call runs with the replicas' appliers blocked ({@code FLUSH TABLES WITH READ LOCK} on each
@@ -105,7 +106,7 @@ class ServiceCallsIT {
     List<Read> callerWroteWith = new ArrayList<>();
     List<Read> calleeWroteWith = new ArrayList<>();
     for (int round = 0; round < ROUNDS; round++) {
-      for (String client : List.of("rest-client", "rest-template")) {
+      for (String client : List.of("rest-client", "rest-template", "web-client")) {
         callerWroteWithout.add(blocked(() -> instanceCall(off, on, "write-then-peer-reads", client)));
         calleeWroteWithout.add(blocked(() -> instanceCall(off, on, "peer-writes-then-read", client)));
       }
@@ -113,7 +114,7 @@ class ServiceCallsIT {
       calleeWroteWithout.add(blocked(() -> jdkPeerWritesThenRead(on, false)));
     }
     for (int round = 0; round < ROUNDS; round++) {
-      for (String client : List.of("rest-client", "rest-template")) {
+      for (String client : List.of("rest-client", "rest-template", "web-client")) {
         callerWroteWith.add(blocked(() -> instanceCall(on, off, "write-then-peer-reads", client)));
         calleeWroteWith.add(blocked(() -> instanceCall(on, off, "peer-writes-then-read", client)));
       }
@@ -164,7 +165,7 @@ class ServiceCallsIT {
       assertThat(r.port()).as("%s: the replicas cannot have it, the read fell back to the primary: %s", what, r)
           .isEqualTo(PRIMARY_PORT);
     }
-    for (String how : List.of("rest-client", "rest-template", "jdk")) {
+    for (String how : List.of("rest-client", "rest-template", "web-client", "jdk")) {
       assertThat(without.stream().filter(r -> r.how().equals(how)).filter(r -> !r.sawTheWrite()).count())
           .as("%s, not propagated (%s): some read misses the write, the test has teeth; %s", what, how, without)
           .isPositive();
