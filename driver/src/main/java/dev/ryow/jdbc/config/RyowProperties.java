@@ -130,6 +130,19 @@ public final class RyowProperties {
               + " needs the primary then looks as above). While no writable server is found, a read that no"
               + " replica can serve in ryow.waitTimeout waits on the replicas up to this long instead of falling back.");
 
+  /** Whether a transaction interrupted by the loss of the primary is replayed on the new one. */
+  public static final RyowProperty<Boolean> TRANSACTION_REPLAY =
+      new RyowProperty<>(
+          "ryow.transactionReplay",
+          PropertyType.bool(),
+          "false",
+          "true: the statements of each read-write transaction and their parameters are recorded while it runs (at"
+              + " most 1,000 statements and 1 MiB of SQL text and parameters), with a checksum of the rows the"
+              + " application read and the update counts; a transaction whose primary connection is lost before its"
+              + " COMMIT was sent is replayed on the new primary and goes on, but only if every result it read is"
+              + " identical on replay, else the application gets the original error. A COMMIT whose outcome is unknown"
+              + " is never replayed. false: the interrupted transaction fails and is the application's to run again.");
+
   /** Whose writes a read must see. */
   public static final RyowProperty<ConsistencyMode> CONSISTENCY =
       new RyowProperty<>(
@@ -237,6 +250,7 @@ public final class RyowProperties {
           MAX_REPLICA_LAG_MILLIS,
           REPLICA_SELECTION,
           FAILOVER_TIMEOUT_MILLIS,
+          TRANSACTION_REPLAY,
           CONSISTENCY,
           MONOTONIC_READS,
           DISCOVER_REPLICAS,

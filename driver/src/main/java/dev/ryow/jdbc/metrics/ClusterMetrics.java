@@ -32,6 +32,8 @@ public final class ClusterMetrics {
   private final LongAdder replicaFailures = new LongAdder();
   private final LongAdder replicaRecoveries = new LongAdder();
   private final LongAdder readsRetried = new LongAdder();
+  private final LongAdder transactionsReplayed = new LongAdder();
+  private final LongAdder transactionReplaysRefused = new LongAdder();
   private final LongAdder primaryReconnects = new LongAdder();
   private final LongAdder primaryFailovers = new LongAdder();
   private final LongAdder loginsWithoutPrimary = new LongAdder();
@@ -165,6 +167,16 @@ public final class ClusterMetrics {
     readsRetried.increment();
   }
 
+  /** A transaction interrupted by the loss of the primary was replayed on a new primary connection. */
+  public void transactionReplayed() {
+    transactionsReplayed.increment();
+  }
+
+  /** A transaction replay was refused (a result differed, or it failed): the application got the original error. */
+  public void transactionReplayRefused() {
+    transactionReplaysRefused.increment();
+  }
+
   /** A logical connection opened a new physical connection to the primary after losing one. */
   public void primaryReconnected() {
     primaryReconnects.increment();
@@ -247,6 +259,8 @@ public final class ClusterMetrics {
         loginsWithoutPrimary.sum(),
         lostGtidsForgotten.sum(),
         hiddenWrites.sum(),
+        transactionsReplayed.sum(),
+        transactionReplaysRefused.sum(),
         positionReads.sum(),
         waitTimes.percentileMillis(50),
         waitTimes.percentileMillis(99),

@@ -36,6 +36,10 @@ package dev.ryow.jdbc.metrics;
  * @param lostGtidsForgotten watermarks that named GTIDs the primary lacks (dropped, logged)
  * @param hiddenWrites statements classified as reads that a replica refused because they write (a stored
  *     function that inserts): each ran again on the primary, and its shape goes there from then on
+ * @param transactionsReplayed transactions replayed on a new primary connection after the old one was lost
+ *     ({@code ryow.transactionReplay}), every result they read identical
+ * @param transactionReplaysRefused transaction replays refused (a result differed, or the replay failed): the
+ *     application got the original error
  * @param positionReads positions ({@code gtid_owned}, {@code gtid_executed}) read on demand so that a
  *     monotonic read could leave the server its scope's earlier reads ran on (one round trip each)
  * @param waitP50Millis median time of a wait on a replica (its {@code WAIT_FOR_EXECUTED_GTID_SET} round trip,
@@ -76,6 +80,8 @@ public record MetricsSnapshot(
     long loginsWithoutPrimary,
     long lostGtidsForgotten,
     long hiddenWrites,
+    long transactionsReplayed,
+    long transactionReplaysRefused,
     long positionReads,
     double waitP50Millis,
     double waitP99Millis,

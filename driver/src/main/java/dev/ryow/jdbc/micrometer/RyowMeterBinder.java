@@ -109,7 +109,13 @@ public final class RyowMeterBinder implements MeterBinder {
           MetricsSnapshot::primaryFailovers),
       new CounterSpec("ryow.primary.logins.without", Tags.empty(),
           "Logical connections opened on a replica because no writable primary was found",
-          MetricsSnapshot::loginsWithoutPrimary));
+          MetricsSnapshot::loginsWithoutPrimary),
+      new CounterSpec("ryow.transactions.replayed", Tags.empty(),
+          "Transactions replayed on a new primary connection after the old one was lost",
+          MetricsSnapshot::transactionsReplayed),
+      new CounterSpec("ryow.transactions.replays.refused", Tags.empty(),
+          "Transaction replays refused because a result differed or the replay failed",
+          MetricsSnapshot::transactionReplaysRefused));
 
   private final String clusterName;
   private final Supplier<MetricsSnapshot> metrics;

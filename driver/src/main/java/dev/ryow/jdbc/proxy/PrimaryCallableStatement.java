@@ -70,7 +70,7 @@ final class PrimaryCallableStatement extends BracketedCallExecutions {
     if (result == null) {
       return null;
     }
-    RoutedResultSet view = RoutedResultSet.viewOf(lastResults, result, this, connection, on);
+    RoutedResultSet view = RoutedResultSet.viewOf(lastResults, result, this, connection, on, null);
     lastResults = view;
     return view;
   }

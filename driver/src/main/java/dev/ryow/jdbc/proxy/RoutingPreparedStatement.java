@@ -38,6 +38,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     super(connection, shape);
     this.sql = sql;
     this.kind = kind;
+    statementOf(database, recorder);
   }
 
   /**
@@ -157,7 +158,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
   @Override
   void ran(Execution x) throws SQLException {
-    session.done(x);
+    recorded(session.done(x));
     if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && x.on() == session.primary()) {
       session.settings().statement(kind, sql, recorder);
     }

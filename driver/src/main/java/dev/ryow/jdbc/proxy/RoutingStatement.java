@@ -3,6 +3,7 @@ package dev.ryow.jdbc.proxy;
 import dev.ryow.jdbc.route.WritableResults;
 import dev.ryow.jdbc.session.Execution;
 import dev.ryow.jdbc.session.Session;
+import dev.ryow.jdbc.session.TransactionLog;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
 import dev.ryow.jdbc.sql.StatementKind;
@@ -43,6 +44,12 @@ class RoutingStatement extends RoutedExecutions {
   /** The view of the last physical result set handed out ({@link RoutedResultSet#viewOf}). */
   private @Nullable RoutedResultSet lastResults;
 
+  /**
+   * The transaction log's entry of the last execution ({@code ryow.transactionReplay}, inside a
+   * transaction): what the application reads of its results is added there. Null otherwise.
+   */
+  TransactionLog.@Nullable Entry recorded;
+
   /** {@link #closeOnCompletion()} was called: each physical statement closes when its results are closed. */
   private boolean closeOnCompletion;
 
@@ -52,6 +59,7 @@ class RoutingStatement extends RoutedExecutions {
     this.shape = shape;
     this.database = session.settings().currentDatabase();
     this.resultsWrite = session.resultsWrite(shape.concurrency());
+    statementOf(database, null);
   }
 
   // ---------------------------------------------------------------- physical statements
@@ -169,12 +177,27 @@ class RoutingStatement extends RoutedExecutions {
   @Override
   final ResultSet wrap(ResultSet physical) {
     PhysicalConnection on = currentOn; // set with current, before any result set exists
+    TransactionLog.Entry e = recorded;
     RoutedResultSet view = RoutedResultSet.viewOf(lastResults, physical, this, connection,
-        on != null ? on : session.primary());
+        on != null ? on : session.primary(), e == null ? null : e.rows());
     if (view != lastResults) {
       lastResults = view; // stored only when it changes: see Execution's class comment
     }
     return view;
+  }
+
+  /**
+   * After {@code x} ran ({@link Session#done}): keeps the transaction log's entry of it, if any, with the
+   * update count of {@link #current} (answered by Connector/J without a round trip).
+   */
+  final void recorded(TransactionLog.@Nullable Entry e) throws SQLException {
+    if (e != null) {
+      Statement s = current;
+      e.updateCount(s == null ? -1 : s.getLargeUpdateCount());
+    }
+    if (recorded != e) {
+      recorded = e;
+    }
   }
 
   @Override
@@ -194,7 +217,7 @@ class RoutingStatement extends RoutedExecutions {
   /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
   @Override
   void ran(Execution x) throws SQLException {
-    session.done(x);
+    recorded(session.done(x));
     StatementKind kind = x.kind();
     if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && x.on() == session.primary()) {
       session.settings().statement(kind, x.sql());
@@ -252,7 +275,7 @@ class RoutingStatement extends RoutedExecutions {
     Statement s = physical(session.begin(batch()));
     batchPending = false;
     int[] counts = s.executeBatch();
-    session.done(this);
+    recorded(session.done(this));
     return counts;
   }
 
@@ -262,7 +285,7 @@ class RoutingStatement extends RoutedExecutions {
     Statement s = physical(session.begin(batch()));
     batchPending = false;
     long[] counts = s.executeLargeBatch();
-    session.done(this);
+    recorded(session.done(this));
     return counts;
   }
 
@@ -278,7 +301,13 @@ class RoutingStatement extends RoutedExecutions {
   @Override
   public ResultSet getGeneratedKeys() throws SQLException {
     checkOpen();
-    return wrap(answering().getGeneratedKeys());
+    TransactionLog.Entry e = recorded;
+    if (e == null) {
+      return wrap(answering().getGeneratedKeys());
+    }
+    PhysicalConnection on = currentOn;
+    return RoutedResultSet.wrap(answering().getGeneratedKeys(), this, connection, on != null ? on : session.primary(),
+        e.keys());
   }
 
   @Override

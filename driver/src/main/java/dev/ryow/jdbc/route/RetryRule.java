@@ -7,8 +7,9 @@ import java.sql.SQLException;
 /**
  * "A statement failed: where may it run again?" Pure decision from the statement's kind, where it ran,
  * what kind of failure it was, whether the router had sent it to the replicas, and the transaction
- * state. Nothing inside a transaction, and no write that may have committed, ever runs twice. The table
- * is in {@code RetryRuleTest}:
+ * state. No write that may have committed ever runs twice, and nothing inside a transaction runs again
+ * except by a whole replay of the transaction ({@code ryow.transactionReplay}). The table is in
+ * {@code RetryRuleTest}:
  *
  * <ul>
  *   <li>On a replica: the caller's own network timeout fails the statement, as with Connector/J (the
@@ -23,6 +24,14 @@ import java.sql.SQLException;
  *       other read whose connection failed (or timed out), run again on a new primary connection, outside
  *       a transaction and unless the session is pinned to the old one. A write whose connection failed
  *       may have committed: it is never run again.
+ *   <li>Inside a transaction, on the primary, with {@code ryow.transactionReplay} on and every statement
+ *       of the transaction recorded ({@link Replay#RECORDED}): a statement whose connection was lost, or
+ *       that a primary turned read-only refused, replays the whole transaction on the new primary, then
+ *       runs there. Never a {@code COMMIT} or {@code ROLLBACK} (a commit whose outcome is unknown is
+ *       never replayed; a lost connection rolled the transaction back anyway), nor {@code BEGIN}/{@code
+ *       START TRANSACTION} (it commits the open transaction implicitly), nor session state that only the
+ *       old connection had ({@code SESSION_PIN}, or the session pinned). The caller's own network
+ *       timeout is not a lost connection: the transaction may still be running on the old server.
  *   <li>Anything else is the statement's own error: thrown as it is.
  * </ul>
  */
@@ -52,6 +61,20 @@ public final class RetryRule {
     }
   }
 
+  /** What the session's transaction log holds of the open transaction, for {@link #decide}. */
+  public enum Replay {
+    /** {@code ryow.transactionReplay} is off: nothing is recorded. */
+    OFF,
+    /** Every statement of the transaction is recorded and can run again: the transaction can be replayed. */
+    RECORDED,
+    /**
+     * Not the whole transaction: the size cap was passed, or a statement that cannot be replayed ran (a
+     * batch, a stored procedure, a stream parameter, a row written through a result set, a savepoint set
+     * through JDBC, a statement that commits implicitly).
+     */
+    INCOMPLETE
+  }
+
   /** Where the failed statement runs again. */
   public enum Retry {
     /** Another replica, or wherever the fallback places the read. */
@@ -65,6 +88,12 @@ public final class RetryRule {
      * answers; while the primary is lost the read waits on the replicas (up to {@code ryow.failoverTimeout}).
      */
     REPLICA_OR_PRIMARY,
+    /**
+     * The whole transaction is replayed on a new connection to the (possibly new) primary, and the
+     * statement runs there after it; the replay is accepted only if every result the transaction read is
+     * identical (else the failure is thrown).
+     */
+    REPLAY_TRANSACTION,
     /** Nowhere: the failure is thrown. */
     THROW
   }
@@ -78,10 +107,16 @@ public final class RetryRule {
    * @param inTransaction a transaction was open (or the statement's transaction was placed on a server)
    * @param pinned session state exists that only the primary connection has
    * @param replicaRoute the router sent the statement to the replicas (on the primary: it fell back there)
+   * @param replay what the transaction log holds of the open transaction
    */
-  public static Retry decide(
-      StatementKind kind, Target ranOn, Failure failure, boolean inTransaction, boolean pinned, boolean replicaRoute) {
-    if (inTransaction || failure == Failure.OTHER) {
+  public static Retry decide(StatementKind kind, Target ranOn, Failure failure, boolean inTransaction,
+      boolean pinned, boolean replicaRoute, Replay replay) {
+    if (inTransaction) {
+      return replay == Replay.RECORDED && ranOn == Target.PRIMARY && !pinned && replayable(kind)
+          && (failure == Failure.CONNECTION_LOST || failure == Failure.READ_ONLY_REFUSAL)
+          ? Retry.REPLAY_TRANSACTION : Retry.THROW;
+    }
+    if (failure == Failure.OTHER) {
       return Retry.THROW;
     }
     boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
@@ -102,6 +137,17 @@ public final class RetryRule {
       return Retry.REPLICA_OR_PRIMARY;
     }
     return failure == Failure.READ_ONLY_REFUSAL || read ? Retry.NEW_PRIMARY : Retry.THROW;
+  }
+
+  /**
+   * Whether a statement of {@code kind} that failed inside a transaction may run again after a replay:
+   * not one that ends the transaction or commits it implicitly, nor one that creates session state.
+   */
+  private static boolean replayable(StatementKind kind) {
+    return switch (kind) {
+      case READ, PRIMARY_READ, WRITE, SET_SESSION, USE, SAVEPOINT_CONTROL -> true;
+      case SET_TRANSACTION, BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK, SESSION_PIN -> false;
+    };
   }
 
   /**

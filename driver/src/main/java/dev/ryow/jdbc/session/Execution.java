@@ -40,6 +40,11 @@ public class Execution implements PipelinedWait.Request {
   /** The router sent it to the replicas (it may still have been placed on the primary). */
   boolean replicaRoute;
 
+  /** The database its statement was created in (a transaction replay runs it there). */
+  private @Nullable String database;
+  /** A prepared statement's parameters (a transaction replay copies them), or null for an SQL string. */
+  private @Nullable ParameterRecorder parameters;
+
   /** The execution of {@code statement}, a separate object. */
   public Execution(Object statement) {
     this.statement = statement;
@@ -49,6 +54,23 @@ public class Execution implements PipelinedWait.Request {
   @SuppressWarnings("this-escape") // only the reference is kept; nothing is called on it here
   protected Execution() {
     this.statement = this;
+  }
+
+  /**
+   * Set once, when the statement is created: the database it runs in and, for a prepared statement, its
+   * parameters, which {@code ryow.transactionReplay} records with each execution inside a transaction.
+   */
+  public final void statementOf(@Nullable String database, @Nullable ParameterRecorder parameters) {
+    this.database = database;
+    this.parameters = parameters;
+  }
+
+  @Nullable String database() {
+    return database;
+  }
+
+  @Nullable ParameterRecorder parameters() {
+    return parameters;
   }
 
   /**

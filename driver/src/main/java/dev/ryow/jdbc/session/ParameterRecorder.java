@@ -127,6 +127,47 @@ public final class ParameterRecorder {
     return c;
   }
 
+  /**
+   * Whether every parameter can be set again later on another connection (a transaction replay): no
+   * stream or reader (read once), and no LOB, array, ref, row id or SQLXML object (made by, or read
+   * through, the connection that runs the statement), also not passed through {@code setObject}.
+   */
+  public boolean replayableLater() {
+    boolean objects = values.length != 0;
+    for (int i = 0; i < highest; i++) {
+      byte kind = kinds[i];
+      if (kind >= ASCII_STREAM) {
+        return false;
+      }
+      if (objects && kind >= OBJECT && kind <= OBJECT_SQLTYPE_SCALE && !plainValue(values[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean plainValue(@Nullable Object v) {
+    return !(v instanceof InputStream || v instanceof Reader || v instanceof Blob || v instanceof Clob
+        || v instanceof Array || v instanceof Ref || v instanceof RowId || v instanceof SQLXML);
+  }
+
+  /** About how many bytes the recorded values take (for the transaction log's cap). */
+  public long sizeEstimate() {
+    long size = 16L * highest;
+    boolean objects = values.length != 0;
+    for (int i = 0; objects && i < highest; i++) {
+      Object v = values[i];
+      if (v instanceof String text) {
+        size += 2L * text.length();
+      } else if (v instanceof byte[] bytes) {
+        size += bytes.length;
+      } else if (v != null) {
+        size += 32;
+      }
+    }
+    return size;
+  }
+
   /** Forgets every parameter ({@code clearParameters}). */
   /** No parameter is recorded. */
   public boolean isEmpty() {

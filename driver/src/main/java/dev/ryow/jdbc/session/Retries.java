@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
  * Where a statement {@link Execution} runs again after a failure ended its attempt, or that it does not.
  * A query whose pipelined wait did not reach its set goes to the fallback policy; any other failure is
  * decided by the {@link RetryRule}: another replica, the primary as a write, a new primary connection, or
- * nowhere. This class carries the decision out: it reconnects, logs and counts. Nothing inside a
- * transaction, and no write that may have committed, runs twice.
+ * nowhere, or, inside a transaction ({@code ryow.transactionReplay}), a replay of the whole transaction on
+ * a new primary connection. This class carries the decision out: it reconnects, replays, logs and counts.
+ * No write that may have committed runs twice, and nothing inside a transaction runs again except by a
+ * replay whose every result read is identical.
  */
 final class Retries {
   private static final Logger LOG = LoggerFactory.getLogger(Retries.class);
@@ -32,9 +34,13 @@ final class Retries {
   private final Transactions transactions;
   private final ReplicaSet replicas;
   private final ReadPlacer reads;
+  private final SessionSettings settings;
+  /** The open transaction's statements ({@code ryow.transactionReplay}); null when off. */
+  private final @Nullable TransactionLog log;
 
   Retries(Cluster cluster, PrimaryLink link, PrimaryGate primary, PrimaryFallback fallback,
-      Transactions transactions, ReplicaSet replicas, ReadPlacer reads) {
+      Transactions transactions, ReplicaSet replicas, ReadPlacer reads, SessionSettings settings,
+      @Nullable TransactionLog log) {
     this.cluster = cluster;
     this.link = link;
     this.primary = primary;
@@ -42,6 +48,8 @@ final class Retries {
     this.transactions = transactions;
     this.replicas = replicas;
     this.reads = reads;
+    this.settings = settings;
+    this.log = log;
   }
 
   /** After {@code e} ended the attempt of {@code x}: returns where it may safely run again, or rethrows {@code e}. */
@@ -56,8 +64,9 @@ final class Retries {
     }
     Failure failure = Failure.of(e);
     TransactionState tx = transactions.state();
+    RetryRule.Replay replay = log == null ? RetryRule.Replay.OFF : log.state(x);
     RetryRule.Retry retry = RetryRule.decide(x.kind(), onReplica ? Target.REPLICA : Target.PRIMARY, failure,
-        transactions.inTransaction(), tx.pinned(), x.replicaRoute);
+        transactions.inTransaction(), tx.pinned(), x.replicaRoute, replay);
     if (onReplica && failure == Failure.CALLER_TIMEOUT) {
       // The caller's own network timeout, not the replica's failure: as with Connector/J, the
       // statement fails; the server stays in rotation for everyone else.
@@ -93,7 +102,18 @@ final class Retries {
         PhysicalConnection r = reads.replicaFor(x, null, false);
         return r != null ? x.runOn(r, true) : fallback.read(x, true);
       }
-      case THROW -> throw notRunAgain(e, failure, onReplica, tx);
+      case REPLAY_TRANSACTION -> {
+        return replayTransaction(x, e, failure, tx);
+      }
+      case THROW -> {
+        if (log != null && !onReplica && transactions.inTransaction() && RetryRule.breaksPrimaryLink(failure)) {
+          String why = log.whyIncomplete(x);
+          LOG.warn("[{}] the transaction interrupted by the loss of the primary connection is not replayed: {}",
+              cluster.name(), why != null ? why : "its statement (" + x.kind()
+                  + ") ends or commits the transaction, or the session is pinned, or the failure was the caller's timeout");
+        }
+        throw notRunAgain(e, failure, onReplica, tx);
+      }
       default -> throw e;
     }
   }
@@ -104,12 +124,17 @@ final class Retries {
    * again) and what the connection does next, with the driver's exception as its cause.
    */
   private SQLException notRunAgain(SQLException e, Failure failure, boolean onReplica, TransactionState tx) {
+    return notRunAgain(e, failure, onReplica, tx, link.connection());
+  }
+
+  private SQLException notRunAgain(
+      SQLException e, Failure failure, boolean onReplica, TransactionState tx, PhysicalConnection lost) {
     if (onReplica || !RetryRule.breaksPrimaryLink(failure)) {
       return e;
     }
     String why = transactions.inTransaction() ? "inside a transaction"
         : tx.pinned() ? "session state pinned to it" : "a write may have committed";
-    LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), link.connection(),
+    LOG.warn("[{}] primary connection {} {}; not run again ({}): {}", cluster.name(), lost,
         failure == Failure.READ_ONLY_REFUSAL ? "refused the statement (read-only)" : "failed", why, e.getMessage());
     if (failure != Failure.CONNECTION_LOST) {
       return e;
@@ -118,8 +143,57 @@ final class Retries {
         ? "the transaction is lost with the connection (the server rolls it back): roll back, then run it again"
         : "the connection's next statement reconnects to the primary by itself";
     return new SQLTransientConnectionException("[" + cluster.name() + "] the connection to the primary "
-        + link.connection().host() + " was lost while this statement ran; it was not run again (" + why + "); "
+        + lost.host() + " was lost while this statement ran; it was not run again (" + why + "); "
         + next + ". Cause: " + e.getMessage(), "08S01", e);
+  }
+
+  /**
+   * Replays the open transaction on a new primary connection ({@link TransactionReplay}) after {@code e}
+   * interrupted {@code x}, and returns that connection for {@code x} to run on. When the new connection
+   * cannot be had, the replay fails, or any result the transaction read differs, the replay is rolled back,
+   * the new connection is closed (as the lost one was: a commit fails, a rollback succeeds, the next
+   * statement reconnects) and the application gets the error it would have had without replay, with the
+   * reason attached as a suppressed exception.
+   */
+  private PhysicalConnection replayTransaction(Execution x, SQLException e, Failure failure, TransactionState tx)
+      throws SQLException {
+    TransactionLog recorded = java.util.Objects.requireNonNull(log, "replay without a log");
+    PhysicalConnection lost = link.connection();
+    int statements = recorded.entries().size();
+    String refused;
+    try {
+      primary.replace(failure == Failure.READ_ONLY_REFUSAL ? "the primary refused a write (read-only) in a transaction"
+          : "the primary connection failed in a transaction: " + e.getMessage(), PrimaryLink.Patience.FAILOVER);
+      transactions.syncPrimary();
+      if (transactions.readsOn() == lost) {
+        transactions.readsOn(link.connection());
+      }
+      refused = TransactionReplay.run(recorded, link.connection(), settings);
+    } catch (SQLException replayFailed) {
+      refused = "the replay failed: " + replayFailed.getMessage();
+    }
+    if (refused == null) {
+      cluster.metrics().transactionReplayed();
+      LOG.info("[{}] transaction replayed on {} ({} statements, every result identical); the interrupted statement"
+          + " runs there now", cluster.name(), link.connection(), statements);
+      return x.runOn(link.connection(), true);
+    }
+    PhysicalConnection fresh = link.connection();
+    if (fresh != lost) {
+      try {
+        fresh.jdbc().rollback();
+      } catch (SQLException ignored) {
+        // Closing it rolls the replay back as well.
+      }
+      fresh.close();
+      fresh.markBroken(); // as the lost one: a commit fails (40000), a rollback succeeds, the next statement reconnects
+    }
+    recorded.cut("its replay was refused");
+    cluster.metrics().transactionReplayRefused();
+    LOG.warn("[{}] transaction replay refused, the application gets the original error: {}", cluster.name(), refused);
+    SQLException original = notRunAgain(e, failure, false, tx, lost);
+    original.addSuppressed(new SQLException("Transaction replay refused: " + refused, "08S01"));
+    throw original;
   }
 
   /**

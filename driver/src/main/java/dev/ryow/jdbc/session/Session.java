@@ -68,6 +68,8 @@ public final class Session {
   private final PrimaryFallback fallback;
   /** Where a statement runs again after a failure, by the {@code RetryRule}. */
   private final Retries retries;
+  /** The open transaction's statements, for a replay ({@code ryow.transactionReplay}); null when off. */
+  private final @Nullable TransactionLog log;
   /** The last execution that began: where the last statement ran. */
   private @Nullable Execution last;
   private volatile boolean closed;
@@ -78,17 +80,18 @@ public final class Session {
     this.pipelineWaits = !connectorFlag(config, "useServerPrepStmts");
     this.blobLocators = connectorFlag(config, "emulateLocators");
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
+    this.log = config.get(RyowProperties.TRANSACTION_REPLAY) ? new TransactionLog() : null;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
     this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
     this.consistency = new ReadConsistency(cluster, watermark,
         config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY, new Primary(), replicas);
-    this.transactions = new Transactions(link, replicas, consistency);
+    this.transactions = new Transactions(link, replicas, consistency, log);
     this.settings = new SessionSettings(session, link, transactions,
         SessionSettings.maxRows(config.connectorProperties().getProperty("maxRows")));
     this.reads = new ReadPlacer(replicas, consistency, transactions, guard, link);
     this.gate = new PrimaryGate(link, transactions, consistency);
     this.fallback = new PrimaryFallback(cluster, gate, transactions, replicas, reads, guard);
-    this.retries = new Retries(cluster, link, gate, fallback, transactions, replicas, reads);
+    this.retries = new Retries(cluster, link, gate, fallback, transactions, replicas, reads, settings, log);
     cluster.connectionOpened();
   }
 
@@ -116,6 +119,9 @@ public final class Session {
 
   /** GTIDs of our writes from the primary's OK packets (own_gtid capture), as reported. */
   private void wrote(String gtids) {
+    if (log != null) {
+      log.committed(); // outside a transaction, or its COMMIT: the log is emptied right after
+    }
     consistency.wrote(gtids);
   }
 
@@ -255,8 +261,13 @@ public final class Session {
     return retries.after(x, e);
   }
 
-  /** Bookkeeping after {@code x} ran: counts, the transaction state, GTID capture, monotonic reads. */
-  public void done(Execution x) throws SQLException {
+  /**
+   * Bookkeeping after {@code x} ran: counts, the transaction state, GTID capture, monotonic reads. Returns
+   * the entry that records it for a transaction replay, for the face to add its update count and what the
+   * application reads of its results; null when nothing records it ({@code ryow.transactionReplay} off,
+   * outside a transaction, or a transaction that cannot be replayed).
+   */
+  public TransactionLog.@Nullable Entry done(Execution x) throws SQLException {
     PhysicalConnection on = x.on();
     StatementKind kind = x.kind();
     if (x.pipelined()) {
@@ -280,13 +291,15 @@ public final class Session {
       LOG.debug("[{}] session state that cannot be mirrored: pinned to the primary", cluster.name());
     }
     transactions.ran(kind, onPrimary);
+    TransactionLog.Entry recorded = log == null ? null : log.ran(x, onPrimary, transactions.inTransaction());
     if (!onPrimary) {
-      return;
+      return recorded;
     }
     if (!transactions.state().inTransaction()) {
       consistency.captureAfterWrite();
     }
     consistency.checkTracking();
+    return recorded;
   }
 
   /**
@@ -300,6 +313,9 @@ public final class Session {
     }
     cluster.metrics().primaryWrite();
     consistency.captureDue();
+    if (log != null && transactions.inTransaction()) {
+      log.cut("a row was written through a result set");
+    }
     transactions.ran(StatementKind.WRITE, true);
     if (!transactions.state().inTransaction()) {
       consistency.captureAfterWrite();

@@ -17,6 +17,8 @@ public final class Transactions {
   private final PrimaryLink link;
   private final ReplicaSet replicas;
   private final ReadConsistency consistency;
+  /** The open transaction's statements, for a replay ({@code ryow.transactionReplay}); null when off. */
+  private final @Nullable TransactionLog log;
   private TransactionState state = TransactionState.INITIAL;
   /**
    * Where the reads of the current transaction run, once its first read was placed: a read-only
@@ -30,10 +32,11 @@ public final class Transactions {
    */
   private boolean readOnlyBySql;
 
-  Transactions(PrimaryLink link, ReplicaSet replicas, ReadConsistency consistency) {
+  Transactions(PrimaryLink link, ReplicaSet replicas, ReadConsistency consistency, @Nullable TransactionLog log) {
     this.link = link;
     this.replicas = replicas;
     this.consistency = consistency;
+    this.log = log;
   }
 
   /** The state now. */
@@ -124,7 +127,16 @@ public final class Transactions {
                 + " Run the transaction again; the connection's next statement reconnects by itself.", "40000");
           }
         } else {
-          finish(link.connection().jdbc(), commit);
+          try {
+            finish(link.connection().jdbc(), commit);
+          } catch (SQLException e) {
+            if (dev.ryow.jdbc.server.Sql.isConnectionFailure(e)) {
+              // Its outcome is unknown (a COMMIT is never sent again): the connection is replaced before the
+              // next statement, and a rollback of what is left succeeds without it.
+              link.connection().markBroken();
+            }
+            throw e;
+          }
         }
       }
       replicas.commitOrRollback(commit);
@@ -152,6 +164,9 @@ public final class Transactions {
    * application's autocommit and read-only flags synced first.
    */
   public Connection primaryInTransaction() throws SQLException {
+    if (log != null) {
+      log.cut("a savepoint was set or rolled back to through JDBC");
+    }
     syncPrimary();
     return link.connection().jdbc();
   }
@@ -196,6 +211,9 @@ public final class Transactions {
   }
 
   private void endTransaction() {
+    if (log != null) {
+      log.clear();
+    }
     state = state.ended();
     readsOn = null;
     replicas.transactionEnded();
