@@ -201,10 +201,16 @@ final class PrimaryLink {
     readOnlyKnown = false;
   }
 
-  /** Autocommit back on (JDBC: that commits), only when the physical connection is in manual-commit mode. */
+  /**
+   * Autocommit back on (JDBC: that commits), only when the physical connection is in manual-commit mode.
+   * A lost connection holds nothing to commit (the caller refuses a transaction that ran on it): it is
+   * replaced, in autocommit mode, before the next statement.
+   */
   void autoCommitOn() throws SQLException {
     if (!autoCommit) {
-      primary.jdbc().setAutoCommit(true);
+      if (!primary.isClosed()) {
+        primary.jdbc().setAutoCommit(true);
+      }
       autoCommit = true;
     }
   }

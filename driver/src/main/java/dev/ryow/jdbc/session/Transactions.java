@@ -82,6 +82,9 @@ public final class Transactions {
       // A primary connection in a transaction gets autocommit back now (that commits, as with Connector/J);
       // one that took no part is left alone, and so are replica connections until their next use.
       try {
+        if (state.holdsPrimary() && !link.autoCommitOnServer() && link.connection().isClosed()) {
+          throw notCommitted(); // the server rolled it back with the lost connection
+        }
         link.autoCommitOn();
         replicas.commitOrRollback(true);
       } finally {
@@ -122,9 +125,7 @@ public final class Transactions {
           // The connection broke inside the transaction: the server rolled it back. A rollback is done; a
           // commit cannot be (the statement that failed already said so); the next statement reconnects.
           if (commit) {
-            throw new java.sql.SQLTransactionRollbackException("Not committed: the connection to the primary "
-                + link.connection().host() + " was lost inside this transaction, and the server rolled it back."
-                + " Run the transaction again; the connection's next statement reconnects by itself.", "40000");
+            throw notCommitted();
           }
         } else {
           try {
@@ -149,6 +150,13 @@ public final class Transactions {
     if (commit) {
       consistency.captureAfterCommit();
     }
+  }
+
+  /** What a commit of a transaction whose primary connection was lost throws. */
+  private SQLException notCommitted() {
+    return new java.sql.SQLTransactionRollbackException("Not committed: the connection to the primary "
+        + link.connection().host() + " was lost inside this transaction, and the server rolled it back."
+        + " Run the transaction again; the connection's next statement reconnects by itself.", "40000");
   }
 
   private static void finish(Connection c, boolean commit) throws SQLException {

@@ -18,13 +18,13 @@ import org.junit.jupiter.api.Test;
 /**
  * The rule that keeps the project honest about its defaults: no integration test, demo or benchmark
  * changes the consistency mode, switches monotonic reads off, lifts the fallback budget or turns
- * transaction replay on, unless an integration test class says with {@link AboutSettings} that it is about that setting. (Runs with the
- * unit tests of this module, before the sandbox starts.)
+ * transaction replay on, unless an integration test class says with {@link AboutSettings} that it is
+ * about that setting. (Runs with the unit tests of this module, before the sandbox starts.)
  */
 class ItSettingsRuleTest {
   /** The settings that decide what users get: consistency, monotonic reads, fallback and transaction replay. */
-  private static final Pattern GUARDED =
-      Pattern.compile("ryow\\.(consistency|monotonicReads|fallback|fallbackRate|fallbackBurst|fallbackDegrade|transactionReplay)(?![A-Za-z])");
+  private static final Pattern GUARDED = Pattern.compile("ryow\\.(consistency|monotonicReads|fallback|fallbackRate"
+      + "|fallbackBurst|fallbackDegrade|transactionReplay)(?![A-Za-z])");
   /** Changing the mode through the API counts as changing {@code ryow.consistency}. */
   private static final Pattern MODE_API = Pattern.compile("setConsistencyMode\\s*\\(");
   private static final Pattern DECLARED = Pattern.compile("@AboutSettings\\s*\\((?:value\\s*=\\s*)?\\{?([^}]*?)\\}?\\s*,\\s*why");
