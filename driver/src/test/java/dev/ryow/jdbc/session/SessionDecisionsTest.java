@@ -117,6 +117,13 @@ class SessionDecisionsTest {
     WRITE_FIRST.run(w);
   };
   private static final Step MANUAL_COMMIT = w -> w.connection().setAutoCommit(false);
+  /** A transaction that has run a write on the primary. */
+  private static final Step TRANSACTION_WROTE = w -> {
+    w.connection().setAutoCommit(false);
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("UPDATE t SET c = 30");
+    }
+  };
 
   private static SQLException linkFailure() {
     return new SQLRecoverableException("Communications link failure (scripted)", "08S01");
@@ -149,6 +156,14 @@ class SessionDecisionsTest {
               w.r1().readOnly = false;
             },
             "UPDATE t SET c = 6", false, "HY000", 0, 0),
+        new Case("a write whose primary connection breaks inside a transaction is not run again", "",
+            TRANSACTION_WROTE, w -> w.p().failNext.add(linkFailure()), "UPDATE t SET c = 31", false, "08S01", 0, 0),
+        new Case("with ryow.transactionReplay, it runs on a new primary connection after the transaction's replay",
+            "ryow.transactionReplay=true", TRANSACTION_WROTE, w -> w.p().failNext.add(linkFailure()),
+            "UPDATE t SET c = 32", false, null, 1, 0),
+        new Case("with ryow.transactionReplay, a COMMIT whose primary connection breaks is never sent again",
+            "ryow.transactionReplay=true", TRANSACTION_WROTE, w -> w.p().failNext.add(linkFailure()),
+            "COMMIT", false, "08S01", 0, 0),
         new Case("a locking read whose primary connection breaks runs again on a new connection", "", NOTHING,
             w -> w.p().failNext.add(linkFailure()), "SELECT c FROM t WHERE id = 7 FOR UPDATE", true, null, 1, 0),
         new Case("a read whose wait times out falls back to the primary", "", LAG_THEN_WRITE, NOTHING,
