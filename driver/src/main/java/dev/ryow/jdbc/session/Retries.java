@@ -168,7 +168,7 @@ final class Retries {
       if (transactions.readsOn() == lost) {
         transactions.readsOn(link.connection());
       }
-      refused = TransactionReplay.run(recorded, link.connection(), settings);
+      refused = TransactionReplay.run(recorded, link.connection(), settings, tx.autoCommit());
     } catch (SQLException replayFailed) {
       refused = "the replay failed: " + replayFailed.getMessage();
     }

@@ -117,9 +117,9 @@ public final class TransactionLog {
     if (p != null && !p.replayableLater()) {
       return "a parameter is a stream, a reader or a LOB";
     }
-    boolean opens = entries.isEmpty()
-        && (x.kind() == StatementKind.BEGIN || x.kind() == StatementKind.BEGIN_READ_ONLY);
-    if (!opens && ImplicitCommits.possible(sql)) {
+    boolean begins = x.kind() == StatementKind.BEGIN || x.kind() == StatementKind.BEGIN_READ_ONLY;
+    if (begins ? !entries.isEmpty() : ImplicitCommits.possible(sql)) {
+      // BEGIN inside a transaction, COMMIT AND CHAIN, ROLLBACK AND CHAIN: what ran before is over
       return "a statement that may commit implicitly ran";
     }
     return null;

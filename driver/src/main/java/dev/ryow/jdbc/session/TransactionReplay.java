@@ -1,10 +1,12 @@
 package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,14 +22,20 @@ final class TransactionReplay {
    * Replays {@code log} on {@code on} (the session's flags and state already there). Returns null when
    * every result is identical, else what differed (for the log and the application's exception).
    */
-  static @Nullable String run(TransactionLog log, PhysicalConnection on, SessionSettings settings)
-      throws SQLException {
+  static @Nullable String run(TransactionLog log, PhysicalConnection on, SessionSettings settings,
+      boolean autoCommit) throws SQLException {
+    List<TransactionLog.Entry> entries = List.copyOf(log.entries());
+    if (autoCommit && (entries.isEmpty() || (entries.get(0).kind != StatementKind.BEGIN
+        && entries.get(0).kind != StatementKind.BEGIN_READ_ONLY))) {
+      // In autocommit mode only a recorded BEGIN makes the replay one transaction: never commit it piecemeal.
+      return "the start of the transaction was not recorded";
+    }
     int i = 0;
-    for (TransactionLog.Entry e : log.entries()) {
+    for (TransactionLog.Entry e : entries) {
       i++;
       String differs = replay(e, on, settings);
       if (differs != null) {
-        return "statement " + i + " of " + log.entries().size() + " (" + e.kind + "): " + differs;
+        return "statement " + i + " of " + entries.size() + " (" + e.kind + "): " + differs;
       }
     }
     return null;

@@ -6,7 +6,8 @@ import java.util.Set;
 /**
  * "Can this statement commit the open transaction by itself?" MySQL commits the current transaction
  * before (and often after) data definition, account management, table maintenance, locking and
- * replication statements, and before {@code BEGIN}/{@code START TRANSACTION}. A transaction that ran
+ * replication statements, and before {@code BEGIN}/{@code START TRANSACTION}; a stored procedure
+ * ({@code CALL}) may commit inside. A transaction that ran
  * one, or whose connection was lost under one, must never be replayed: part of it may be committed
  * already. Decided from the first word of each statement of the text (a multi-statement is checked
  * statement by statement); text that cannot be lexed counts as committing. Only transaction replay asks
@@ -14,7 +15,7 @@ import java.util.Set;
  */
 public final class ImplicitCommits {
   /** First words of the statements that cause an implicit commit, and a few more, to be safe. */
-  private static final Set<String> FIRST_WORDS = Set.of("ALTER", "ANALYZE", "BEGIN", "CACHE", "CHANGE", "CHECK",
+  private static final Set<String> FIRST_WORDS = Set.of("ALTER", "ANALYZE", "BEGIN", "CACHE", "CALL", "CHANGE", "CHECK",
       "CLONE", "CREATE", "DROP", "FLUSH", "GRANT", "IMPORT", "INSTALL", "LOAD", "LOCK", "OPTIMIZE", "RENAME",
       "REPAIR", "RESET", "REVOKE", "START", "STOP", "TRUNCATE", "UNINSTALL", "UNLOCK", "XA");
 

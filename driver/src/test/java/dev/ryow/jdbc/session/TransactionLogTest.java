@@ -110,6 +110,11 @@ class TransactionLogTest {
     assertThat(ran(StatementKind.WRITE, "INSERT INTO t VALUES (1)")).isNotNull();
     assertThat(ran(StatementKind.BEGIN, "BEGIN")).as("commits what ran before it").isNull();
     assertThat(log.state(next(StatementKind.READ, "SELECT 1"))).isEqualTo(Replay.INCOMPLETE);
+
+    log.clear();
+    ran(StatementKind.WRITE, "INSERT INTO t VALUES (1)");
+    assertThat(ran(StatementKind.BEGIN, "COMMIT AND CHAIN")).as("commits, then opens the next one").isNull();
+    assertThat(log.state(next(StatementKind.READ, "SELECT 1"))).isEqualTo(Replay.INCOMPLETE);
   }
 
   @Test

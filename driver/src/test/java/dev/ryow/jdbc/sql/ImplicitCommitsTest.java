@@ -12,7 +12,7 @@ class ImplicitCommitsTest {
         "RENAME TABLE a TO b", "TRUNCATE t", "GRANT SELECT ON *.* TO u", "LOCK TABLES t WRITE", "UNLOCK TABLES",
         "START TRANSACTION", "BEGIN", "  /* c */ -- x\n CREATE INDEX i ON t (c)", "/*!50000 CREATE TABLE t (i INT) */",
         "ANALYZE TABLE t", "OPTIMIZE TABLE t", "FLUSH TABLES", "XA START 'x'", "SELECT 1; DROP TABLE t",
-        "SELECT 'unterminated"}) {
+        "SELECT 'unterminated", "CALL p()"}) {
       assertThat(ImplicitCommits.possible(sql)).as(sql).isTrue();
     }
   }
