@@ -155,6 +155,49 @@ class TransactionReplayIT {
     }
   }
 
+  /**
+   * A transaction opened with SQL ({@code START TRANSACTION}, autocommit on) whose prepared inserts read
+   * their generated keys: replayed on the new primary of a switchover with its parameters, and accepted
+   * because the keys it read come out the same there (the new primary never saw the rolled-back insert).
+   */
+  @Test
+  void aTransactionOpenedWithSqlReplaysItsParametersAndComparesItsGeneratedKeys() throws Exception {
+    int newPrimary = REPLICA_PORTS.get(0);
+    try (Connection c = Topology.ryow(REPLAY);
+        Statement s = c.createStatement();
+        PreparedStatement insert = c.prepareStatement("INSERT INTO " + COMMITS + " (k) VALUES (?)",
+            Statement.RETURN_GENERATED_KEYS)) {
+      MetricsSnapshot before = metrics(c);
+      s.execute("START TRANSACTION");
+      insert.setInt(1, 7);
+      assertThat(insert.executeUpdate()).isEqualTo(1);
+      long firstId;
+      try (ResultSet keys = insert.getGeneratedKeys()) {
+        assertThat(keys.next()).isTrue();
+        firstId = keys.getLong(1);
+        assertThat(keys.next()).isFalse();
+      }
+      Sandbox.run("switchover", "replica1");
+      insert.setInt(1, 8);
+      assertThat(insert.executeUpdate()).as("after the replay, on the new primary").isEqualTo(1);
+      s.execute("COMMIT");
+      MetricsSnapshot after = metrics(c);
+      long sevens = Topology.queryLong(newPrimary, "SELECT COUNT(*) FROM " + COMMITS + " WHERE k = 7 AND id = " + firstId);
+      long eights = Topology.queryLong(newPrimary, "SELECT COUNT(*) FROM " + COMMITS + " WHERE k = 8");
+      long oldRows = Topology.queryLong(PRIMARY_PORT, "SELECT COUNT(*) FROM " + COMMITS + " WHERE k IN (7, 8)");
+      System.out.printf("REPLAY START TRANSACTION, prepared inserts, generated keys read, switchover: replayed %d,"
+              + " refused %d; on the new primary k=7 with the id read (%d) %d time(s), k=8 %d time(s)%n",
+          after.transactionsReplayed() - before.transactionsReplayed(),
+          after.transactionReplaysRefused() - before.transactionReplaysRefused(), firstId, sevens, eights);
+      assertThat(after.transactionsReplayed() - before.transactionsReplayed()).isEqualTo(1);
+      assertThat(sevens).as("the replayed insert, with the key the application read").isEqualTo(1);
+      assertThat(eights).isEqualTo(1);
+      Topology.awaitReplicasCaughtUp();
+      assertThat(Topology.queryLong(PRIMARY_PORT, "SELECT COUNT(*) FROM " + COMMITS + " WHERE k IN (7, 8)"))
+          .as("replicated once to the demoted primary (%d rows there before)", oldRows).isEqualTo(2);
+    }
+  }
+
   @Test
   void aTransactionWhoseReadsChangedBeforeTheReplayGetsTheOriginalError() throws Exception {
     try (Connection c = Topology.ryow(REPLAY)) {
