@@ -79,12 +79,7 @@ final class RoutedResultSet extends DelegatingResultSet {
 
   @Override
   public boolean next() throws SQLException {
-    boolean row;
-    try {
-      row = physical.next();
-    } catch (SQLException e) {
-      throw failed(e);
-    }
+    boolean row = super.next();
     RowChecksum r = read;
     if (r != null) {
       r.next(physical, row);
