@@ -89,6 +89,43 @@ final class Servers {
   }
 
   /**
+   * Lag with nothing in flight: {@code STOP REPLICA SQL_THREAD} on each replica until {@link #close}
+   * ({@code START REPLICA SQL_THREAD}). Taken after {@link #awaitReplicasCaughtUp}, both replicas stay at one
+   * and the same position and own no GTID ({@code gtid_owned} empty), unlike {@link ApplierBlock}, whose
+   * applier owns the GTIDs of the transactions it is blocked in.
+   */
+  static final class ApplierStop implements AutoCloseable {
+    private final List<Integer> stopped = new java.util.ArrayList<>();
+
+    ApplierStop() throws SQLException {
+      try {
+        for (int port : REPLICA_PORTS) {
+          exec(port, "STOP REPLICA SQL_THREAD");
+          stopped.add(port);
+        }
+      } catch (SQLException e) {
+        close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() throws SQLException {
+      SQLException first = null;
+      for (int port : stopped) {
+        try {
+          exec(port, "START REPLICA SQL_THREAD");
+        } catch (SQLException e) {
+          first = first == null ? e : first;
+        }
+      }
+      if (first != null) {
+        throw first;
+      }
+    }
+  }
+
+  /**
    * Real lag with the appliers running, as production lag looks: a session on each replica holds
    * {@code FLUSH TABLES WITH READ LOCK}, so replication cannot commit until {@link #close}.
    */
