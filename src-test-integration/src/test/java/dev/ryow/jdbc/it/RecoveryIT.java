@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mysql.cj.jdbc.JdbcConnection;
+import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.gtid.GtidSet;
@@ -68,19 +69,29 @@ class RecoveryIT {
   }
 
   @Test
-  void replicaConnectionClosedByTheServerTheReadRunsAgainElsewhere() throws SQLException {
+  void replicaConnectionClosedByTheServerTheReadRunsAgainElsewhere() throws Exception {
     try (Connection c = Topology.ryow("ryow.failoverTimeout=20004")) {
-      MetricsSnapshot before = c.unwrap(RyowConnection.class).clusterMetrics();
+      RyowConnection ryow = c.unwrap(RyowConnection.class);
       int[] first = ask(c, "/* ryow:replica */ SELECT @@port, @@pseudo_thread_id");
       assertThat(first[0]).isIn(REPLICA_PORTS);
+      MetricsSnapshot before = ryow.clusterMetrics();
       Topology.exec(first[0], "KILL " + first[1]);
       int[] again = ask(c, "/* ryow:replica */ SELECT @@port, @@pseudo_thread_id");
-      MetricsSnapshot after = c.unwrap(RyowConnection.class).clusterMetrics();
-      System.out.printf("replica session %d on %d killed; the next read ran on %d (session %d)%n",
-          first[1], first[0], again[0], again[1]);
-      assertThat(again[0]).isIn(REPLICA_PORTS);
+      MetricsSnapshot after = ryow.clusterMetrics();
+      System.out.printf("replica session %d on %d killed; the next read ran on %d (session %d), %s%n",
+          first[1], first[0], again[0], again[1], ryow.lastRead());
+      // The application never sees the dead session: the read ran on another session, found dead either by the
+      // query (run again: readsRetried) or before it, while the read was admitted (a wait or the session replay
+      // on it failed: the next candidate). Where it then ran is admission's choice: the other replica, or the
+      // primary when that one cannot serve it at once (not yet known to have what this JVM saw, or predicted
+      // stalled on a loaded machine).
       assertThat(again).isNotEqualTo(first);
-      assertThat(after.readsRetried() - before.readsRetried()).isEqualTo(1);
+      assertThat(after.readsRetried() - before.readsRetried()).as("run again at most once").isBetween(0L, 1L);
+      if (again[0] != PRIMARY_PORT) {
+        assertThat(again[0]).isIn(REPLICA_PORTS);
+      } else {
+        assertThat(ryow.lastRead().placement()).isEqualTo(ReadPlacement.PRIMARY_FALLBACK);
+      }
     }
   }
 
