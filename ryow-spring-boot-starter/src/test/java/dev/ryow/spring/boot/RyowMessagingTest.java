@@ -262,4 +262,13 @@ class RyowMessagingTest {
               .containsExactly(RabbitBeans.THEIR_ADVICE);
         });
   }
+
+  @Test
+  void withoutSpringKafkaOrSpringAmqpTheStarterWorksAsBefore() {
+    StarterContexts.plain().withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader(
+            "org.springframework.kafka", "org.apache.kafka", "org.springframework.amqp", "com.rabbitmq"))
+        .withPropertyValues("spring.datasource.url=" + URL)
+        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(RyowSettings.class)
+            .doesNotHaveBean(RyowKafkaPropagation.class).doesNotHaveBean(RyowRabbitPropagation.class));
+  }
 }
