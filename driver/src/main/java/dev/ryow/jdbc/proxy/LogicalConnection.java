@@ -385,6 +385,27 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     session.clearWarnings();
   }
 
+  // ---------------------------------------------------------------- JDBC 4.3 requests
+
+  /**
+   * A pool lends the connection: the request starts without the previous borrower's consistency mode or
+   * last-read report ({@link Session#requestBoundary}); the primary's connection hears it too.
+   */
+  @Override
+  public void beginRequest() throws SQLException {
+    session.checkOpen();
+    session.requestBoundary();
+    super.beginRequest();
+  }
+
+  /** A pool takes the connection back: as {@link #beginRequest}, so that nothing lingers while it is idle. */
+  @Override
+  public void endRequest() throws SQLException {
+    session.checkOpen();
+    super.endRequest();
+    session.requestBoundary();
+  }
+
   // ---------------------------------------------------------------- lifecycle
 
   @Override

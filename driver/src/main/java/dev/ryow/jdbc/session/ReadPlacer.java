@@ -121,6 +121,13 @@ final class ReadPlacer {
   }
 
 
+  /** Forgets where the last read ran: a new request ({@link Session#requestBoundary}) has read nothing yet. */
+  void forgetLast() {
+    lastPlacement = null;
+    lastReadOn = null;
+    lastWaitNanos = 0;
+  }
+
   /** Where the last read ran. */
   @Nullable ReadReport lastRead() {
     ReadPlacement placement = lastPlacement;

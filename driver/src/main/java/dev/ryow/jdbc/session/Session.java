@@ -398,6 +398,22 @@ public final class Session {
     return x == null ? null : x.onOrNull();
   }
 
+  /**
+   * A JDBC 4.3 request boundary ({@code beginRequest}/{@code endRequest}: a pool lends or takes back the
+   * connection): forgets what belongs to one borrower, so that the next starts clean: the consistency
+   * mode set with {@code setConsistencyMode} and the report of the last statement and read
+   * ({@code lastRead}, {@code lastServerRole}, {@code lastServerAddress}). Keeps what only makes reads
+   * safer and costs no borrower anything it asked for: the connection's watermark (in
+   * {@code ryow.consistency=connection}, the next borrower may wait for writes it did not make, never
+   * miss its own) and the monotonic reads' watermark; the cluster's JVM-wide set is not the connection's
+   * to forget. Session settings (catalog, isolation, SET) are the pool's to reset, as on any connection.
+   */
+  public void requestBoundary() {
+    consistency.setConsistencyMode(null);
+    reads.forgetLast();
+    last = null;
+  }
+
   /** Clears the warnings of every physical connection. */
   public void clearWarnings() throws SQLException {
     checkOpen();

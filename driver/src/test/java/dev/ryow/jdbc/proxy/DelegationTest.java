@@ -59,8 +59,8 @@ class DelegationTest {
    * primary's); every other one is the generated pass-through of {@link DelegatingConnection}.
    */
   private static final Set<String> HAND_WRITTEN_CONNECTION = Set.of(
-      "abort", "clearWarnings", "close", "commit", "createStatement", "getAutoCommit", "getHoldability", "getMetaData",
-      "isClosed",
+      "abort", "beginRequest", "clearWarnings", "close", "commit", "createStatement", "endRequest", "getAutoCommit",
+      "getHoldability", "getMetaData", "isClosed",
       "isReadOnly", "isValid", "prepareCall", "prepareStatement", "releaseSavepoint", "rollback", "setAutoCommit",
       "setCatalog", "setClientInfo", "setHoldability", "setNetworkTimeout", "setReadOnly", "setSavepoint", "setSchema",
       "setTransactionIsolation");

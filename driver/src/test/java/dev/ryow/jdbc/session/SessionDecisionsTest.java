@@ -422,4 +422,38 @@ class SessionDecisionsTest {
       return (int) s.ran.stream().filter(sql::equals).count();
     }
   }
+
+  /**
+   * A JDBC 4.3 request boundary (a pool's borrow and return: UCP, WildFly) forgets the previous borrower's
+   * consistency mode and last-read report, and keeps the connection's watermark: with
+   * {@code ryow.consistency=connection}, a read after the boundary still waits for the write made before
+   * it (here the lagging replica's wait times out and the read falls back to the primary).
+   */
+  @Test
+  void aRequestBoundaryForgetsTheBorrowersModeAndReportButNotTheWatermark() throws SQLException {
+    World w = world("ryow.consistency=connection", P, R1);
+    RyowConnection ryow = w.connection().unwrap(RyowConnection.class);
+    w.connection().beginRequest();
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 50")) {
+      rs.next();
+    }
+    assertThat(count(w.r1(), "SELECT c FROM t WHERE id = 50")).isEqualTo(1);
+    assertThat(ryow.lastRead()).isNotNull();
+    ryow.setConsistencyMode(dev.ryow.jdbc.ConsistencyMode.LATEST);
+    LAG_THEN_WRITE.run(w);
+    String token = ryow.consistencyToken();
+    w.connection().endRequest();
+
+    assertThat(ryow.consistencyMode()).isEqualTo(dev.ryow.jdbc.ConsistencyMode.CONNECTION);
+    assertThat(ryow.lastRead()).isNull();
+    assertThat(ryow.lastServerAddress()).isNull();
+    w.connection().beginRequest();
+    assertThat(ryow.consistencyToken()).isEqualTo(token);
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 51")) {
+      rs.next();
+    }
+    assertThat(count(w.r1(), "SELECT c FROM t WHERE id = 51")).as("the lagging replica").isZero();
+    assertThat(count(w.p(), "SELECT c FROM t WHERE id = 51")).as("the fallback").isEqualTo(1);
+    w.connection().endRequest();
+  }
 }

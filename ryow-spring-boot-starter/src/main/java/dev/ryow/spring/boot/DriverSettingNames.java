@@ -12,7 +12,7 @@ import java.util.Locale;
  */
 public final class DriverSettingNames {
   /** The starter's own groups under {@code ryow.}: never driver settings. */
-  public static final List<String> STARTER_GROUPS = List.of("web", "client", "annotations", "metrics", "datasource");
+  public static final List<String> STARTER_GROUPS = List.of("web", "client", "messaging", "annotations", "metrics", "datasource");
 
   private DriverSettingNames() {}
 

@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
 /**
- * The starter's own settings: {@code ryow.web.*}, {@code ryow.client.*}, {@code ryow.annotations.*},
+ * The starter's own settings: {@code ryow.web.*}, {@code ryow.client.*}, {@code ryow.messaging.*},
+ * {@code ryow.annotations.*},
  * {@code ryow.metrics.*} and {@code ryow.datasource.*}.
  * The driver's settings ({@code ryow.wait-timeout}, {@code ryow.token-key}...) sit beside them under
  * {@code ryow.} and are bound by {@link RyowDriverSettings}.
@@ -18,6 +19,7 @@ import org.springframework.core.Ordered;
 public final class RyowStarterProperties {
   private final Web web = new Web();
   private final Client client = new Client();
+  private final Messaging messaging = new Messaging();
   private final Annotations annotations = new Annotations();
   private final Metrics metrics = new Metrics();
   private final DataSource datasource = new DataSource();
@@ -30,6 +32,11 @@ public final class RyowStarterProperties {
   /** The HTTP client interceptor. */
   public Client getClient() {
     return client;
+  }
+
+  /** The message propagation (Spring Kafka, Spring AMQP). */
+  public Messaging getMessaging() {
+    return messaging;
   }
 
   /** The per-call freshness annotations. */
@@ -249,6 +256,27 @@ public final class RyowStarterProperties {
     /** Sets the cookie's Max-Age. */
     public void setMaxAge(Duration maxAge) {
       this.maxAge = maxAge;
+    }
+  }
+
+  /** {@code ryow.messaging.*}: the token in messages (Spring Kafka, Spring AMQP). */
+  public static final class Messaging {
+    /**
+     * Whether to add the current scope's token (header ryowToken, signed with ryow.token-key) to the records
+     * and messages KafkaTemplate and RabbitTemplate beans send, and to open a scope with a received message's
+     * token around @KafkaListener and @RabbitListener listeners, so that a consumer reads the producer's
+     * writes. Active only when Spring Kafka or Spring AMQP is on the class path.
+     */
+    private boolean enabled = true;
+
+    /** Whether the propagation is added. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Adds the propagation, or not. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
     }
   }
 

@@ -66,7 +66,8 @@ class ConfigurationMetadataTest {
     assertThat(all).containsKeys("ryow.web.enabled", "ryow.web.transport", "ryow.web.header-name", "ryow.web.invalid-token",
         "ryow.web.url-patterns", "ryow.web.order", "ryow.web.cookie.name", "ryow.web.cookie.path", "ryow.web.cookie.http-only",
         "ryow.web.cookie.secure", "ryow.web.cookie.same-site", "ryow.web.cookie.max-age", "ryow.web.service-calls",
-        "ryow.client.enabled", "ryow.client.merge-response", "ryow.annotations.enabled", "ryow.metrics.enabled",
+        "ryow.client.enabled", "ryow.client.merge-response", "ryow.messaging.enabled", "ryow.annotations.enabled",
+        "ryow.metrics.enabled",
         "ryow.datasource.enabled");
     assertThat(all.get("ryow.web.cookie.name").getDefaultValue()).isEqualTo("RYOW_TOKEN");
     assertThat(all.keySet().stream().filter(n -> n.startsWith("ryow."))
