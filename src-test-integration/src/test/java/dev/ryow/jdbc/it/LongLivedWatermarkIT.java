@@ -66,7 +66,10 @@ class LongLivedWatermarkIT {
     }
     assertThat(seen).as("reads that saw their own write").isEqualTo(WRITES);
     assertThat(waitTexts[1]).as("waits in the replicas' recent statements").isPositive();
-    assertThat(waitTexts[0]).as("longest recent wait statement").isLessThan(1024);
+    // Not asserted: the length of those waits. A wait names the watermark as compacted at the last poll of
+    // the primary's position (ryow.pollInterval), plus the writes since, so its length depends on how late
+    // the poller runs on a loaded machine (a CI run beside a busy loop saw one of 1,024 characters, where
+    // performance_schema cuts the text). What stays compact whatever the machine's speed is asserted here:
     // Compact: far fewer intervals than writes, and within the default token bounds, unwidened.
     assertThat(token.intervalCount()).isLessThanOrEqualTo(TokenCodec.DEFAULT_MAX_INTERVALS);
     assertThat(TokenCodec.DEFAULT.fits(token)).isTrue();
