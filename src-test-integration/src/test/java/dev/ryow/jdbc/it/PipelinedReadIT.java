@@ -233,7 +233,11 @@ class PipelinedReadIT {
         PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
         PreparedStatement read = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-tx */ WHERE id = ?")) {
       int onReplica = 0;
-      for (int i = 1; i <= 30; i++) {
+      int i = 0;
+      // 30 transactions, or more until 5 ran on a replica: on a loaded machine a replica that applies slowly is
+      // predicted stalled and the transaction runs on the primary instead (correctly, but it sends no wait).
+      while (i < 30 || (onReplica < 5 && i < 300)) {
+        i++;
         insert(write, i, i * 10);
         c.setReadOnly(true);
         c.setAutoCommit(false);
@@ -258,8 +262,8 @@ class PipelinedReadIT {
         onReplica += REPLICA_PORTS.contains(port) ? 1 : 0;
       }
       List<String> ran = sessionsHistory("pipe-tx");
-      System.out.printf("read-only transactions: %d of 30 on replicas; the last statements of the replica sessions: %s%n",
-          onReplica, ran);
+      System.out.printf("read-only transactions: %d of %d on replicas; the last statements of the replica sessions: %s%n",
+          onReplica, i, ran);
       assertThat(onReplica).isPositive();
       assertThat(ran).anySatisfy(t -> assertThat(t).startsWith("0:DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET("));
       assertThat(ran).noneSatisfy(t -> assertThat(t).contains("SELECT WAIT_FOR_EXECUTED_GTID_SET"));
