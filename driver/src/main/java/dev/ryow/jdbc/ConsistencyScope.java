@@ -167,7 +167,7 @@ public final class ConsistencyScope implements AutoCloseable {
 
   private void take(TokenCodec.Contents contents) {
     watermark.advance(contents.writes());
-    reads.imported(contents.reads(), contents.pendingServers(), System.nanoTime());
+    reads.imported(contents.reads(), contents.pendingServers(), dev.ryow.jdbc.cluster.ReadClock.completed());
   }
 
   /** The scope bound to the current thread, or null. */

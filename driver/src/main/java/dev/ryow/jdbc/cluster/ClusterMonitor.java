@@ -183,7 +183,7 @@ final class ClusterMonitor {
   private GtidSet pollPrimary(@Nullable PhysicalConnection[] monitors, PrimaryState state) {
     ReplicaEndpoint primary = state.endpoint();
     String trouble;
-    long polledAt = System.nanoTime();
+    long polledAt = ReadClock.start();
     long ticket = cluster.primaryPollTicket();
     try {
       ServerStatus status = poll(monitors, primary);
@@ -308,7 +308,7 @@ final class ClusterMonitor {
     }
     ServerStatus status;
     GtidSet knownBefore = e.knownExecuted();
-    long startedNanos = System.nanoTime();
+    long startedNanos = ReadClock.start();
     try {
       status = poll(monitors, e);
     } catch (SQLException failure) {

@@ -5,7 +5,7 @@ import dev.ryow.jdbc.server.ServerPosition;
 /**
  * One successful poll of one server, as the monotonic-read bookkeeping needs it.
  *
- * @param startedNanos {@link System#nanoTime()} just before the poll's query was sent: every read that
+ * @param startedNanos {@link ReadClock#start()} just before the poll's query was sent: every read that
  *     completed before this instant saw no more than {@code position} (barring a reset)
  * @param serverUuid the server that answered
  * @param position its {@code gtid_owned} and {@code gtid_executed}

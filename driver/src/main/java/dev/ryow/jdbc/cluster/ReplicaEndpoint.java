@@ -285,7 +285,7 @@ public final class ReplicaEndpoint {
    * learned while the poll was under way may be newer than the poll; it does not count as a reset.
    *
    * @param knownBefore {@link #knownExecuted()} read just before the poll's query was sent
-   * @param startedNanos {@link System#nanoTime()} just before the poll's query was sent
+   * @param startedNanos {@link ReadClock#start()} just before the poll's query was sent
    * @return true when the known position was reset
    */
   // Known positions and progress records are immutable: identity is "unchanged", and compareAndSet compares identities.

@@ -6,6 +6,7 @@ import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.ReadBound;
+import dev.ryow.jdbc.cluster.ReadClock;
 import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.cluster.Watermark;
@@ -231,7 +232,7 @@ public final class ReadConsistency {
     plans.unstable();
     for (int i = 0; i < probes; i++) {
       ReplicaEndpoint server = monotonic.probe(i);
-      long at = System.nanoTime();
+      long at = ReadClock.start();
       @Nullable ServerPosition position;
       @Nullable String uuid;
       if (server == cluster.primaryEndpoint()) {
@@ -317,7 +318,7 @@ public final class ReadConsistency {
     if (uuid == null) {
       return;
     }
-    long now = System.nanoTime();
+    long now = ReadClock.completed();
     reads.observed(uuid, now);
     cluster.jvmReads().observed(uuid, now);
     ConsistencyScope scope = ConsistencyScope.current();
@@ -573,7 +574,7 @@ public final class ReadConsistency {
     watermark.advance(contents.writes());
     watermarkGrewAt = cluster.primaryPollsSent();
     if (monotonicReads) {
-      reads.imported(contents.reads(), contents.pendingServers(), System.nanoTime());
+      reads.imported(contents.reads(), contents.pendingServers(), ReadClock.completed());
     }
   }
 
