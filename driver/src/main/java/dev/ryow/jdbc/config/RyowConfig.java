@@ -133,6 +133,12 @@ public final class RyowConfig {
     return copy;
   }
 
+  /** A boolean Connector/J property as Connector/J reads it: {@code true} or {@code yes}, any case. */
+  public boolean connectorFlag(String name) {
+    String v = passThrough.get(name);
+    return v != null && ("true".equalsIgnoreCase(v.trim()) || "yes".equalsIgnoreCase(v.trim()));
+  }
+
   /** The cluster's name for logs and JMX: {@code ryow.clusterName}, or the primary's {@code host:port}. */
   public String clusterName() {
     String name = get(RyowProperties.CLUSTER_NAME);

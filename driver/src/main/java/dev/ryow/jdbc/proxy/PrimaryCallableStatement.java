@@ -39,7 +39,7 @@ final class PrimaryCallableStatement extends BracketedCallExecutions {
   @Override
   CallableStatement delegate() throws SQLException {
     if (closed || connection.isClosed()) {
-      throw RoutingStatement.closedStatement();
+      throw PhysicalStatements.closed();
     }
     if (connection.primary() != on) {
       throw primaryReestablished();

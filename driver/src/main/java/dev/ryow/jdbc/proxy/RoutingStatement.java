@@ -84,7 +84,7 @@ class RoutingStatement extends RoutedExecutions {
     }
     Statement s = onReplica;
     if (s == null || replicaOwner != on) {
-      closeQuietly(s, null); // its connection may be gone (a replica that failed): nothing left to release
+      PhysicalStatements.close(s, null); // its connection may be gone (a replica that failed): nothing left to release
       s = configure(create(on));
       onReplica = s;
       replicaOwner = on;
@@ -203,13 +203,8 @@ class RoutingStatement extends RoutedExecutions {
   @Override
   final void checkOpen() throws SQLException {
     if (isClosed()) {
-      throw closedStatement();
+      throw PhysicalStatements.closed();
     }
-  }
-
-  /** What every method of a closed statement throws: Connector/J's message and SQLState (JDBC names none). */
-  static SQLException closedStatement() {
-    return new SQLException("No operations allowed after statement closed.", "S1009");
   }
 
   // ---------------------------------------------------------------- execution (generated: RoutedExecutions)
@@ -247,11 +242,6 @@ class RoutingStatement extends RoutedExecutions {
 
   // ---------------------------------------------------------------- batches (always the primary)
 
-  /** Starts the execution of a batch: a write. */
-  final Execution batch() {
-    return of(StatementKind.WRITE, "", 0, false);
-  }
-
   @Override
   public void addBatch(String sql) throws SQLException {
     checkOpen();
@@ -271,22 +261,24 @@ class RoutingStatement extends RoutedExecutions {
 
   @Override
   public int[] executeBatch() throws SQLException {
-    checkOpen();
-    Statement s = physical(session.begin(batch()));
-    batchPending = false;
-    int[] counts = s.executeBatch();
+    int[] counts = batchRunner().executeBatch();
     recorded(session.done(this));
     return counts;
   }
 
   @Override
   public long[] executeLargeBatch() throws SQLException {
-    checkOpen();
-    Statement s = physical(session.begin(batch()));
-    batchPending = false;
-    long[] counts = s.executeLargeBatch();
+    long[] counts = batchRunner().executeLargeBatch();
     recorded(session.done(this));
     return counts;
+  }
+
+  /** Begins the execution of the batch (a write) on the primary's physical statement, which holds its entries. */
+  private Statement batchRunner() throws SQLException {
+    checkOpen();
+    Statement s = physical(session.begin(of(StatementKind.WRITE, "", 0, false)));
+    batchPending = false;
+    return s;
   }
 
   // ---------------------------------------------------------------- results of the last execution (generated: RoutedExecutions)
@@ -380,7 +372,7 @@ class RoutingStatement extends RoutedExecutions {
       return true;
     }
     Statement s = current;
-    if (!closeOnCompletion || s == null || !isClosed(s)) {
+    if (!closeOnCompletion || s == null || !PhysicalStatements.isClosed(s)) {
       return false;
     }
     try {
@@ -391,14 +383,6 @@ class RoutingStatement extends RoutedExecutions {
     return true;
   }
 
-  private static boolean isClosed(Statement s) {
-    try {
-      return s.isClosed();
-    } catch (SQLException e) {
-      return true;
-    }
-  }
-
   @Override
   public void close() throws SQLException {
     if (closed) {
@@ -407,7 +391,7 @@ class RoutingStatement extends RoutedExecutions {
     closed = true;
     SQLException failure = null;
     for (int i = 0, n = physicalSlots(); i < n; i++) {
-      failure = closeQuietly(physicalSlot(i), failure);
+      failure = PhysicalStatements.close(physicalSlot(i), failure);
     }
     forgetPhysical();
     current = null;
@@ -422,23 +406,6 @@ class RoutingStatement extends RoutedExecutions {
   void forgetPhysical() {
     onPrimary = null;
     onReplica = null;
-  }
-
-  /** Closes {@code s} (if any); returns {@code failure}, or its failure, or {@code failure} with it suppressed. */
-  static @Nullable SQLException closeQuietly(@Nullable Statement s, @Nullable SQLException failure) {
-    if (s == null) {
-      return failure;
-    }
-    try {
-      s.close();
-      return failure;
-    } catch (SQLException e) {
-      if (failure == null) {
-        return e;
-      }
-      failure.addSuppressed(e);
-      return failure;
-    }
   }
 
   @Override

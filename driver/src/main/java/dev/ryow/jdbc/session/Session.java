@@ -77,8 +77,8 @@ public final class Session {
   private Session(Cluster cluster, RyowConfig config, ConnectorJ connector, Watermark watermark)
       throws SQLException {
     this.cluster = cluster;
-    this.pipelineWaits = !connectorFlag(config, "useServerPrepStmts");
-    this.blobLocators = connectorFlag(config, "emulateLocators");
+    this.pipelineWaits = !config.connectorFlag("useServerPrepStmts");
+    this.blobLocators = config.connectorFlag("emulateLocators");
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.log = config.get(RyowProperties.TRANSACTION_REPLAY) ? new TransactionLog() : null;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
@@ -93,12 +93,6 @@ public final class Session {
     this.fallback = new PrimaryFallback(cluster, gate, transactions, replicas, reads, guard);
     this.retries = new Retries(cluster, link, gate, fallback, transactions, replicas, reads, settings, log);
     cluster.connectionOpened();
-  }
-
-  /** A boolean Connector/J property as Connector/J reads it ({@code true}/{@code yes}, any case). */
-  private static boolean connectorFlag(RyowConfig config, String name) {
-    String v = config.connectorProperties().getProperty(name);
-    return v != null && ("true".equalsIgnoreCase(v.trim()) || "yes".equalsIgnoreCase(v.trim()));
   }
 
   /**
@@ -292,14 +286,18 @@ public final class Session {
     }
     transactions.ran(kind, onPrimary);
     TransactionLog.Entry recorded = log == null ? null : log.ran(x, onPrimary, transactions.inTransaction());
-    if (!onPrimary) {
-      return recorded;
+    if (onPrimary) {
+      ranOnPrimary();
     }
+    return recorded;
+  }
+
+  /** After a statement ran on the primary: an autocommit write's GTID is captured, and the tracking checked. */
+  private void ranOnPrimary() throws SQLException {
     if (!transactions.state().inTransaction()) {
       consistency.captureAfterWrite();
     }
     consistency.checkTracking();
-    return recorded;
   }
 
   /**
@@ -317,10 +315,7 @@ public final class Session {
       log.cut("a row was written through a result set");
     }
     transactions.ran(StatementKind.WRITE, true);
-    if (!transactions.state().inTransaction()) {
-      consistency.captureAfterWrite();
-    }
-    consistency.checkTracking();
+    ranOnPrimary();
   }
 
   // ---------------------------------------------------------------- the primary connection: reconnect, failover

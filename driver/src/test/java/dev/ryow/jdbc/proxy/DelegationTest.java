@@ -429,7 +429,7 @@ class DelegationTest {
       if (method.getName().equals("openRecorder")) {
         opens[0]++;
         if (closed) {
-          throw RoutingStatement.closedStatement();
+          throw PhysicalStatements.closed();
         }
         return recorder;
       }
