@@ -50,6 +50,12 @@ public final class Cluster {
   private final FallbackBudget fallbackBudget;
   private final int waitTimeoutMillis;
   private final BigDecimal waitTimeoutSeconds;
+  /** {@link #waitSeconds}: the values below a second, made on first use. */
+  private final @Nullable BigDecimal[] secondsByMillis;
+  /** A read the replicas leave goes to the primary, without a cap: waits may be bounded ({@link #waitBoundMillis}). */
+  private final boolean primaryUncapped;
+  /** {@link #primaryPollTook}, {@link Smoothed}. */
+  private final AtomicLong primaryCost = new AtomicLong(Smoothed.NONE);
   private final int failoverTimeoutMillis;
   private final SelectionStrategy strategy;
   private final ClusterMetrics metrics = new ClusterMetrics();
@@ -176,6 +182,9 @@ public final class Cluster {
     this.fallbackBudget = new FallbackBudget(config);
     this.waitTimeoutMillis = config.get(RyowProperties.WAIT_TIMEOUT_MILLIS);
     this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
+    this.secondsByMillis = new BigDecimal[Math.min(waitTimeoutMillis, 1_000)];
+    this.primaryUncapped = config.get(RyowProperties.FALLBACK) == dev.ryow.jdbc.config.FallbackMode.PRIMARY
+        && config.get(RyowProperties.FALLBACK_RATE) == 0;
     this.failoverTimeoutMillis = config.get(RyowProperties.FAILOVER_TIMEOUT_MILLIS);
     this.roundIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.POLL_INTERVAL_MILLIS));
     this.strategy = config.get(RyowProperties.REPLICA_SELECTION);
@@ -486,6 +495,53 @@ public final class Cluster {
   /** {@code ryow.waitTimeout} in seconds, as bound to {@code WAIT_FOR_EXECUTED_GTID_SET}. */
   public BigDecimal waitTimeoutSeconds() {
     return waitTimeoutSeconds;
+  }
+
+  /**
+   * {@code millis} as the seconds bound to a wait: {@link #waitTimeoutSeconds} from {@code ryow.waitTimeout}
+   * up; shorter ones are made once each (below a second) and shared, so a bounded wait allocates nothing.
+   */
+  public BigDecimal waitSeconds(long millis) {
+    if (millis >= waitTimeoutMillis) {
+      return waitTimeoutSeconds;
+    }
+    int i = (int) Math.max(1, millis);
+    if (i >= secondsByMillis.length) {
+      return BigDecimal.valueOf(i, 3);
+    }
+    BigDecimal s = secondsByMillis[i]; // a race makes an equal value twice: BigDecimal is immutable
+    if (s == null) {
+      s = BigDecimal.valueOf(i, 3);
+      secondsByMillis[i] = s;
+    }
+    return s;
+  }
+
+  /** A poll of the primary took {@code nanos}: a round trip with a small read, what a read there costs. */
+  public void primaryPollTook(long nanos) {
+    long prev;
+    long next;
+    do {
+      prev = primaryCost.get();
+      next = Smoothed.next(prev, nanos);
+    } while (!primaryCost.compareAndSet(prev, next));
+  }
+
+  /**
+   * How long a read may wait on {@code replica}, in milliseconds ({@link WaitBound}): {@code ryow.waitTimeout},
+   * or less once its normal wait and the primary's cost are known, when the primary takes every read the
+   * replicas leave ({@code ryow.fallback=primary} with no {@code ryow.fallbackRate} cap: the defaults).
+   */
+  public long waitBoundMillis(ReplicaEndpoint replica) {
+    long waits = replica.smoothedWait();
+    long micros = WaitBound.micros(primaryUncapped, waitTimeoutMillis * 1_000L, Smoothed.smoothedMicros(waits),
+        Smoothed.deviationMicros(waits), Smoothed.smoothedMicros(primaryCost.get()));
+    return (micros + 999) / 1_000;
+  }
+
+  /** The primary's poll round trips, smoothed ({@link Smoothed}; {@link Smoothed#NONE} before the first). */
+  public long primaryCost() {
+    return primaryCost.get();
   }
 
   /** Classifies SQL sent through plain statements, remembering recent texts. */

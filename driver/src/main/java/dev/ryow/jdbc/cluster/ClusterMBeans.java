@@ -92,7 +92,8 @@ public final class ClusterMBeans {
     for (ReplicaEndpoint r : cluster.servers()) {
       HealthState health = r.healthState();
       if (r != primary && health.health() != Health.VACANT) {
-        rows.add(new ReplicaState(r.host().address(), r.knownExecuted().toString(), health.health().name(),
+        rows.add(new ReplicaState(r.host().address(), r.knownExecuted().toString(), cluster.waitBoundMillis(r),
+            health.health().name(),
             health.problem()));
       }
     }

@@ -187,6 +187,7 @@ final class ClusterMonitor {
     long ticket = cluster.primaryPollTicket();
     try {
       ServerStatus status = poll(monitors, primary);
+      cluster.primaryPollTook(System.nanoTime() - polledAt);
       cluster.distinctServers().learned(primary, status.serverUuid());
       metrics.positionPolled();
       primaryInGroup = status.groupMember();

@@ -34,6 +34,8 @@ public final class ReplicaEndpoint {
   private final AtomicReference<Progress> progress = new AtomicReference<>(Progress.INITIAL);
   private volatile @Nullable PollSnapshot lastPoll;
   /** Reads this JVM ran on it as a replica (what {@link HomeTurns} balances). */
+  /** Its successful waits ({@link Smoothed}): how long a wait on it normally takes. */
+  private final java.util.concurrent.atomic.AtomicLong waits = new java.util.concurrent.atomic.AtomicLong(Smoothed.NONE);
   private final java.util.concurrent.atomic.LongAdder servedReads = new java.util.concurrent.atomic.LongAdder();
   /** Its last poll found it behind the primary's position of the round before (see {@link #behind()}). */
   private volatile boolean behind;
@@ -253,6 +255,21 @@ public final class ReplicaEndpoint {
   /** Gives back a waiter slot. */
   public void exitWait() {
     waitPermits.release();
+  }
+
+  /** A wait on it reached its set in {@code nanos} (the wait, with the query it was sent with). */
+  public void waited(long nanos) {
+    long prev;
+    long next;
+    do {
+      prev = waits.get();
+      next = Smoothed.next(prev, nanos);
+    } while (!waits.compareAndSet(prev, next));
+  }
+
+  /** Its successful waits, smoothed ({@link Smoothed}; {@link Smoothed#NONE} before the first). */
+  public long smoothedWait() {
+    return waits.get();
   }
 
   /**

@@ -272,6 +272,7 @@ final class ReplicaSet {
       metrics.waited(lastWaitNanos);
     }
     if (outcome == WaitOutcome.REACHED) {
+      e.waited(lastWaitNanos);
       slot.verified = watermark;
       e.learn(watermark, c.identity().serverUuid());
       return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
@@ -292,6 +293,15 @@ final class ReplicaSet {
     return slot != null && slot.connection == on ? deferredWatermark : null;
   }
 
+  /**
+   * How long the deferred wait may take, in milliseconds: {@code ryow.waitTimeout}, or less once its
+   * replica's normal wait and the primary's cost are known ({@link Cluster#waitBoundMillis}).
+   */
+  long deferredWaitMillis() {
+    Slot slot = deferredSlot;
+    return slot == null ? cluster.waitTimeoutMillis() : cluster.waitBoundMillis(slot.endpoint);
+  }
+
   /** The deferred wait succeeded (the read ran after it): the replica is known to have the set. */
   void deferredWaitReached() {
     Slot slot = deferredSlot;
@@ -299,6 +309,7 @@ final class ReplicaSet {
       return;
     }
     endDeferredWait(slot);
+    slot.endpoint.waited(lastWaitNanos);
     PhysicalConnection c = slot.connection;
     slot.verified = deferredWatermark;
     if (c != null) {

@@ -223,7 +223,7 @@ public final class Session {
       transactions.readsOn(r);
     }
     if (deferWait) {
-      x.pipeline(replicas.deferredWait(r), waitTimeoutSeconds(x.deadlineNanos()));
+      x.pipeline(replicas.deferredWait(r), waitSeconds(replicas.deferredWaitMillis(), x.deadlineNanos()));
     }
     if (LOG.isTraceEnabled()) {
       LOG.trace("[{}] {} statement runs on {}", cluster.name(), x.kind(), r);
@@ -232,16 +232,15 @@ public final class Session {
   }
 
   /**
-   * The seconds the pipelined wait may take: {@code ryow.waitTimeout}, or less when the statement's
-   * query timeout ends sooner (the timeout also covers the query).
+   * The seconds the pipelined wait may take: {@code boundMillis} (the replica's wait bound), or less when
+   * the statement's query timeout ends sooner (the timeout also covers the query).
    */
-  private BigDecimal waitTimeoutSeconds(long deadlineNanos) {
-    BigDecimal configured = cluster.waitTimeoutSeconds();
+  private BigDecimal waitSeconds(long boundMillis, long deadlineNanos) {
     if (deadlineNanos == 0) {
-      return configured;
+      return cluster.waitSeconds(boundMillis);
     }
     long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
-    return leftMillis < cluster.waitTimeoutMillis() ? BigDecimal.valueOf(leftMillis, 3) : configured;
+    return cluster.waitSeconds(Math.min(leftMillis, boundMillis));
   }
 
   /**

@@ -55,8 +55,8 @@ class ClusterMBeanTest {
     MBeanServer server = MBeanServerFactory.newMBeanServer();
     ObjectName name = new ObjectName("dev.ryow.jdbc:type=Cluster,name=test");
     server.registerMBean(
-        new ClusterMBean("test", () -> snapshot, () -> List.of(new ReplicaState("r1:3306", "u:1-5", "UP", ""),
-            new ReplicaState("r2:3306", "", "LAGGING", "applier lag 40000 ms"))),
+        new ClusterMBean("test", () -> snapshot, () -> List.of(new ReplicaState("r1:3306", "u:1-5", 100, "UP", ""),
+            new ReplicaState("r2:3306", "", 12, "LAGGING", "applier lag 40000 ms"))),
         name);
 
     List<String> attributes =
@@ -80,6 +80,7 @@ class ClusterMBeanTest {
     assertThat(r1.get("Address")).isEqualTo("r1:3306");
     assertThat(r1.get("KnownExecuted")).isEqualTo("u:1-5");
     assertThat(r1.get("Health")).isEqualTo("UP");
+    assertThat(r1.get("WaitBoundMillis")).isEqualTo(100L);
     CompositeData r2 = replicas.get(new Object[] {"r2:3306"});
     assertThat(r2.get("Health")).isEqualTo("LAGGING");
     assertThat(r2.get("Problem")).isEqualTo("applier lag 40000 ms");

@@ -343,11 +343,15 @@ class PipelinedReadIT {
    * that replica: its next read, with the replicas still behind, waits again and, that wait failing,
    * runs on the primary and returns the current row; the commit works and the connection's next reads,
    * after the replicas caught up, are current.
+   *
+   * <p>Its waits are the first of a cluster of its own ({@code ryow.clusterName}): once a cluster knows how
+   * long its replicas' waits normally take, a wait on a blocked replica ends long before the cancel comes
+   * and the read goes to the primary (cluster.WaitBound, {@code WaitBoundIT}).
    */
   @Test
   @SuppressWarnings("try") // the hold blocks the appliers while the block runs
   void aCancelDuringAReadOnlyTransactionsPipelinedWaitLeavesTheTransactionFreeOfTheLaggingReplica() throws Exception {
-    try (Connection c = Topology.ryow(LONGEST_PIPELINED_WAIT);
+    try (Connection c = Topology.ryow(LONGEST_PIPELINED_WAIT, "ryow.clusterName=pipelined-cancel");
         PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
         PreparedStatement first = c.prepareStatement(
             "SELECT v AS cancelled_read, @@port FROM " + TABLE + " /* pipe-tx-cancel */ WHERE id = ?");
@@ -410,12 +414,16 @@ class PipelinedReadIT {
    * lagging replica: the read fails as Connector/J's timed-out statements do, and the transaction is not
    * bound to that replica: once the replicas caught up, its next read is current, run by a server that has
    * the row; the commit works and the connection's next read is current.
+   *
+   * <p>The wait is the first of a cluster of its own ({@code ryow.clusterName}): once a cluster knows how
+   * long its replicas' waits normally take, a wait on a blocked replica is cut long before a 1 s query
+   * timeout and the read goes to the primary (cluster.WaitBound, {@code WaitBoundIT}).
    */
   @Test
   @SuppressWarnings("try") // the hold blocks the appliers while the block runs
   void aQueryTimeoutDuringAReadOnlyTransactionsPipelinedWaitFailsTheReadAndTheTransactionReadsOnCurrent()
       throws Exception {
-    try (Connection c = Topology.ryow(LONGEST_PIPELINED_WAIT);
+    try (Connection c = Topology.ryow(LONGEST_PIPELINED_WAIT, "ryow.clusterName=pipelined-query-timeout");
         PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
         PreparedStatement first = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* pipe-tx-timeout */ WHERE id = ?");
         PreparedStatement next = c.prepareStatement(
