@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rule that keeps the project honest about its defaults: no integration test, demo or benchmark
+ * The rule that keeps the project honest about its defaults: no integration test (this module's and the
+ * Spring Boot starter's), demo or benchmark
  * changes the consistency mode, switches monotonic reads off, lifts the fallback budget or turns
  * transaction replay on, unless an integration test class says with {@link AboutSettings} that it is
  * about that setting. (Runs with the unit tests of this module, before the sandbox starts.)
@@ -37,7 +38,9 @@ class ItSettingsRuleTest {
   void integrationTestsChangeOnlyTheGuardedSettingsTheyAreAbout() throws IOException {
     List<String> violations = new ArrayList<>();
     int scanned = 0;
-    for (Path file : javaFiles(MODULE.resolve("src/test/java"))) {
+    List<Path> files = new ArrayList<>(javaFiles(MODULE.resolve("src/test/java")));
+    files.addAll(javaFiles(ROOT.resolve("ryow-spring-boot-starter-tests/src/test/java")));
+    for (Path file : files) {
       String name = file.getFileName().toString();
       if (name.equals("ItSettingsRuleTest.java") || name.equals("AboutSettings.java")) {
         continue;

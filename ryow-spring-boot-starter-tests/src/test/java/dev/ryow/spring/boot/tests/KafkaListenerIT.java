@@ -50,6 +50,8 @@ import org.springframework.kafka.core.KafkaTemplate;
  * row (from the primary, the replicas cannot have it); with {@code ryow.messaging.enabled=false} the reads
  * miss it: the test has teeth.
  */
+@AboutSettings(value = "ryow.consistency", why = "producer and listener share one JVM: with the default jvm mode"
+    + " the listener would wait for the producer's writes without the header, so the header's part is shown in scope mode")
 class KafkaListenerIT {
   private static final String TOPIC_ON = "starter-listener-on";
   private static final String TOPIC_OFF = "starter-listener-off";
