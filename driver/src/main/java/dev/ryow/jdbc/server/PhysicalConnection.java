@@ -210,9 +210,13 @@ public final class PhysicalConnection implements AutoCloseable {
 
   /**
    * The replicas this server reports ({@code SHOW REPLICAS}: each replica's {@code report_host} and
-   * {@code report_port}, and its {@code server_uuid}); rows without a host or port are left out.
+   * {@code report_port}, and its {@code server_uuid}); rows without a host or port are left out. None on
+   * MariaDB ({@code ryow.discoverReplicas} is not supported there).
    */
   public java.util.List<ReportedReplica> readReportedReplicas() throws SQLException {
+    if (mariaDb) {
+      return java.util.List.of(); // not supported on MariaDB: its replica list has no server identity to match
+    }
     java.util.List<ReportedReplica> replicas = new java.util.ArrayList<>();
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery("SHOW REPLICAS")) {
@@ -230,6 +234,9 @@ public final class PhysicalConnection implements AutoCloseable {
 
   /** The group as this member sees it ({@code performance_schema.replication_group_members}). */
   public java.util.List<GroupMember> readGroupMembers() throws SQLException {
+    if (mariaDb) {
+      return java.util.List.of(); // no Group Replication on MariaDB
+    }
     java.util.List<GroupMember> members = new java.util.ArrayList<>();
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(GROUP_MEMBERS_SQL)) {
