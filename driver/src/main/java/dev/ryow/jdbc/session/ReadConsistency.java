@@ -595,7 +595,7 @@ public final class ReadConsistency {
   public void mergeConsistencyToken(String token) throws SQLException {
     TokenCodec.Contents contents = cluster.tokenCodec().read(token);
     Position all = contents.all();
-    PositionKind kind = primary.ensure().positionKind();
+    PositionKind kind = primary.connection().positionKind(); // from the login's identity: no round trip
     if (!all.isEmpty() && all.kind() != kind) {
       throw new SQLNonTransientException("[" + cluster.name() + "] The consistency token names a "
           + all.kind().displayName() + ", but this cluster's servers use the " + kind.displayName()

@@ -22,6 +22,9 @@ public final class BinlogControls {
 
   /** Whether {@code sql} is {@code SET [SESSION|LOCAL] name = value [, ...]} with only those names assigned. */
   public static boolean onlyShapesTheBinlog(String sql) {
+    if (!mentionsOne(sql)) {
+      return false; // every ordinary SET: decided without allocating
+    }
     String s = sql.trim();
     if (s.length() < 4 || !s.regionMatches(true, 0, "SET", 0, 3) || !Character.isWhitespace(s.charAt(3))) {
       return false;
@@ -59,6 +62,22 @@ public final class BinlogControls {
       }
       i++; // the comma
     }
+  }
+
+  /** Whether one of the names occurs in {@code sql} at all (any case); no allocation. */
+  private static boolean mentionsOne(String sql) {
+    for (int i = 0, n = sql.length(); i < n; i++) {
+      char c = sql.charAt(i);
+      if ((c == 'g' || c == 'G') && (sql.regionMatches(true, i, "gtid_domain_id", 0, 14)
+          || sql.regionMatches(true, i, "gtid_seq_no", 0, 11))) {
+        return true;
+      }
+      if ((c == 's' || c == 'S') && (sql.regionMatches(true, i, "server_id", 0, 9)
+          || sql.regionMatches(true, i, "skip_replication", 0, 16))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int skipSpace(String s, int i) {
