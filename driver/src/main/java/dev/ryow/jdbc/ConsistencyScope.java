@@ -2,7 +2,7 @@ package dev.ryow.jdbc;
 
 import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.Watermark;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -202,12 +202,12 @@ public final class ConsistencyScope implements AutoCloseable {
   }
 
   /** The writes this scope has seen. */
-  public GtidSet gtids() {
+  public Position gtids() {
     return watermark.current();
   }
 
   /** Adds writes made elsewhere (GTID-set union). */
-  public void advance(GtidSet gtids) {
+  public void advance(Position gtids) {
     watermark.advance(gtids);
   }
 

@@ -5,11 +5,14 @@ import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.MalformedGtidSetException;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.PositionKind;
+import dev.ryow.jdbc.gtid.Positions;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
@@ -31,7 +34,13 @@ import org.jspecify.annotations.Nullable;
  *       the token arrived.
  * </ul>
  *
- * With a key the text is followed by {@code .} and a base64url HMAC-SHA256 signature (128 bits) of all
+ * <p>The GTID sets are MySQL's. A token of MariaDB GTID positions ({@code domain-server-seq,...}, one per domain)
+ * starts with its kind and format version, {@code d1:} ({@link PositionKind#MARIADB_GTID}'s tag and version 1),
+ * before the same parts: {@code d1:0-21-57,7-21-3~0-21-60~*}. A MySQL token has no such prefix (its first part
+ * is a 36-character UUID, whose third character is never a colon), so tokens made before MariaDB support
+ * read as they did. An unknown kind or version is refused, as is a token mixing kinds.
+ *
+ * <p>With a key the text is followed by {@code .} and a base64url HMAC-SHA256 signature (128 bits) of all
  * of it. Decoding checks the length first, then the signature (in constant time), then parses each
  * part with a bound on the number of intervals (for both sets together); nothing else is accepted.
  *
@@ -49,6 +58,8 @@ public final class TokenCodec {
   private static final int SIGNATURE_BYTES = 16;
   private static final char SEPARATOR = '.';
   private static final char PART = '~';
+  /** The format version of a token with a kind prefix ({@code d1:}). */
+  private static final char KIND_VERSION = '1';
   /** Most servers a token may name as having unbounded reads. */
   public static final int MAX_PENDING_SERVERS = 8;
   /** The separator and the unpadded base64url signature that a signed token adds to the set's text. */
@@ -135,24 +146,24 @@ public final class TokenCodec {
    * @param reads a set containing what earlier reads saw (monotonic reads), possibly empty
    * @param pendingServers servers whose latest reads are not in {@code reads} yet
    */
-  public record Contents(GtidSet writes, GtidSet reads, List<String> pendingServers) {
+  public record Contents(Position writes, Position reads, List<String> pendingServers) {
     /** Copies the list. */
     public Contents {
       pendingServers = List.copyOf(pendingServers);
     }
 
     /** Every GTID the token names: {@code writes} ∪ {@code reads}. */
-    public GtidSet all() {
+    public Position all() {
       return writes.union(reads);
     }
   }
 
   /**
    * The token for {@code gtids} (writes only); empty for the empty set when unsigned. See
-   * {@link #encode(GtidSet, GtidSet, List)}.
+   * {@link #encode(Position, Position, List)}.
    */
-  public String encode(GtidSet gtids) {
-    return encode(gtids, GtidSet.EMPTY, List.of());
+  public String encode(Position gtids) {
+    return encode(gtids, Positions.EMPTY, List.of());
   }
 
   /**
@@ -165,12 +176,16 @@ public final class TokenCodec {
    *     than {@code ryow.tokenMaxLength} or {@code ryow.tokenMaxIntervals} allow), or more than
    *     {@value #MAX_PENDING_SERVERS} pending servers
    */
-  public String encode(GtidSet writes, GtidSet reads, List<String> pendingServers) {
+  public String encode(Position writes, Position reads, List<String> pendingServers) {
     if (pendingServers.size() > MAX_PENDING_SERVERS) {
       throw new IllegalArgumentException("A consistency token names at most " + MAX_PENDING_SERVERS + " servers");
     }
-    GtidSet r = writes.contains(reads) ? GtidSet.EMPTY : reads;
-    GtidSet w = writes;
+    if (!writes.isEmpty() && !reads.isEmpty() && writes.kind() != reads.kind()) {
+      throw new IllegalArgumentException("A consistency token cannot name a " + writes.kind().displayName() + " and a "
+          + reads.kind().displayName());
+    }
+    Position r = writes.contains(reads) ? Positions.EMPTY : reads;
+    Position w = writes;
     if (!fits(w, r, pendingServers)) {
       w = w.spanned();
       r = r.spanned();
@@ -185,11 +200,19 @@ public final class TokenCodec {
     return k == null ? text : text + SEPARATOR + signature(k, text);
   }
 
-  private static String text(GtidSet writes, GtidSet reads, List<String> pendingServers) {
-    if (reads.isEmpty() && pendingServers.isEmpty()) {
+  private static String text(Position writes, Position reads, List<String> pendingServers) {
+    PositionKind kind = writes.isEmpty() ? reads.kind() : writes.kind();
+    if (kind == PositionKind.GTID_SET && reads.isEmpty() && pendingServers.isEmpty()) {
       return writes.toString();
     }
-    StringBuilder b = new StringBuilder().append(writes).append(PART).append(reads);
+    StringBuilder b = new StringBuilder();
+    if (kind != PositionKind.GTID_SET) {
+      b.append(kind.tag()).append(KIND_VERSION).append(':');
+    }
+    if (reads.isEmpty() && pendingServers.isEmpty()) {
+      return b.append(writes).toString();
+    }
+    b.append(writes).append(PART).append(reads);
     for (int i = 0; i < pendingServers.size(); i++) {
       b.append(i == 0 ? PART : ',').append(pendingServers.get(i));
     }
@@ -197,13 +220,13 @@ public final class TokenCodec {
   }
 
   /** Whether {@code gtids} encodes within the bounds as it is, without widening. */
-  public boolean fits(GtidSet gtids) {
-    return fits(gtids, GtidSet.EMPTY, List.of());
+  public boolean fits(Position gtids) {
+    return fits(gtids, Positions.EMPTY, List.of());
   }
 
   /** Whether writes and reads encode within the bounds as they are, without widening. */
-  public boolean fits(GtidSet writes, GtidSet reads, List<String> pendingServers) {
-    GtidSet r = writes.contains(reads) ? GtidSet.EMPTY : reads;
+  public boolean fits(Position writes, Position reads, List<String> pendingServers) {
+    Position r = writes.contains(reads) ? Positions.EMPTY : reads;
     if (writes.intervalCount() + r.intervalCount() > maxIntervals) {
       return false;
     }
@@ -215,7 +238,7 @@ public final class TokenCodec {
    *
    * @throws InvalidTokenException as {@link #read}
    */
-  public GtidSet decode(@Nullable String token) throws InvalidTokenException {
+  public Position decode(@Nullable String token) throws InvalidTokenException {
     return read(token).all();
   }
 
@@ -247,16 +270,21 @@ public final class TokenCodec {
         throw new InvalidTokenException("Consistency token signature does not match (forged, or signed with another key)");
       }
     }
+    PositionKind kind = PositionKind.GTID_SET;
+    if (text.length() >= 3 && text.charAt(2) == ':') {
+      kind = kindOf(text);
+      text = text.substring(3);
+    }
     int first = text.indexOf(PART);
     int second = first < 0 ? -1 : text.indexOf(PART, first + 1);
     if (second >= 0 && text.indexOf(PART, second + 1) >= 0) {
       throw new InvalidTokenException("Malformed consistency token: more than three parts");
     }
-    GtidSet writes = set(first < 0 ? text : text.substring(0, first), maxIntervals);
+    Position writes = set(kind, first < 0 ? text : text.substring(0, first), maxIntervals);
     if (first < 0) {
-      return new Contents(writes, GtidSet.EMPTY, List.of());
+      return new Contents(writes, Positions.EMPTY, List.of());
     }
-    GtidSet reads = set(second < 0 ? text.substring(first + 1) : text.substring(first + 1, second),
+    Position reads = set(kind, second < 0 ? text.substring(first + 1) : text.substring(first + 1, second),
         maxIntervals - writes.intervalCount());
     if (writes.intervalCount() + reads.intervalCount() > maxIntervals) {
       throw new InvalidTokenException("Malformed consistency token: more than ryow.tokenMaxIntervals=" + maxIntervals
@@ -268,8 +296,32 @@ public final class TokenCodec {
     return new Contents(writes, reads, second < 0 ? List.of() : servers(text.substring(second + 1)));
   }
 
-  private GtidSet set(String text, int intervals) throws InvalidTokenException {
+  /** The kind a prefixed token ({@code d1:}) names: only MariaDB's, in version 1. */
+  private static PositionKind kindOf(String text) throws InvalidTokenException {
+    char tag = text.charAt(0);
+    if (tag != PositionKind.MARIADB_GTID.tag() || text.charAt(1) != KIND_VERSION) {
+      throw new InvalidTokenException("Malformed consistency token: unknown kind or version '"
+          + MalformedGtidSetException.printable(tag) + MalformedGtidSetException.printable(text.charAt(1))
+          + "' (known: " + PositionKind.MARIADB_GTID.tag() + KIND_VERSION + " = MariaDB GTID positions, or none"
+          + " = MySQL GTID set)");
+    }
+    return PositionKind.MARIADB_GTID;
+  }
+
+  private Position set(PositionKind kind, String text, int intervals) throws InvalidTokenException {
     try {
+      if (kind != PositionKind.GTID_SET) {
+        Position p = kind.parse(text, maxLength);
+        if (!p.toString().equals(text)) {
+          throw new InvalidTokenException("Malformed consistency token: a " + kind.displayName()
+              + " not in its canonical form (one GTID per domain, by domain, no spaces)");
+        }
+        if (p.intervalCount() > Math.max(0, intervals)) {
+          throw new InvalidTokenException(
+              "Malformed consistency token: more than ryow.tokenMaxIntervals=" + maxIntervals + " intervals");
+        }
+        return p;
+      }
       return GtidSet.parse(text, maxLength, Math.max(0, intervals));
     } catch (MalformedGtidSetException e) {
       throw new InvalidTokenException("Malformed consistency token: " + e.getMessage(), e);

@@ -97,6 +97,36 @@ class ArchitectureTest {
     assertThat(violations).as("dependencies of cluster on route").isEmpty();
   }
 
+  /**
+   * What differs between MySQL and MariaDB (GTID sets or positions, capture, waits, health) stays in
+   * {@code server} and {@code gtid}: the routing brain and the decisions hold {@code gtid.Position} and ask
+   * {@code server.PhysicalConnection}, and never name a flavour's own classes.
+   */
+  private static final Set<String> FLAVOUR_SPECIFIC = Set.of(
+      ROOT + "server/MariaDbWait", ROOT + "server/LastGtidTracker", ROOT + "server/MariaDbServer",
+      ROOT + "server/ServerFlavor", ROOT + "server/GtidTracker", ROOT + "gtid/GtidSet",
+      ROOT + "gtid/MariaDbGtidPosition", ROOT + "gtid/BinlogPosition");
+
+  @Test
+  void routeAndSessionAreFlavourAgnostic() {
+    List<String> violations = new ArrayList<>();
+    int scanned = 0;
+    for (ClassFile c : CLASSES) {
+      if (!c.packageName().equals(ROOT + "route") && !c.packageName().equals(ROOT + "session")) {
+        continue;
+      }
+      scanned++;
+      for (String used : c.types) {
+        String outer = used.contains("$") ? used.substring(0, used.indexOf('$')) : used;
+        if (FLAVOUR_SPECIFIC.contains(outer)) {
+          violations.add(c.name + " -> " + used);
+        }
+      }
+    }
+    assertThat(scanned).as("route and session classes scanned").isGreaterThan(20);
+    assertThat(violations).as("flavour specifics named by route/session").isEmpty();
+  }
+
   @Test
   void onlyServerNamesConnectorJ() {
     List<String> violations = new ArrayList<>();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.MariaDbGtidPosition;
+import dev.ryow.jdbc.gtid.Position;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -104,7 +106,7 @@ class TokenCodecTest {
     GtidSet set = GtidSet.parse(fragmented + "," + B + ":3:9");
     for (TokenCodec codec : new TokenCodec[] {TokenCodec.DEFAULT, SIGNED, TokenCodec.of(120, 2, null)}) {
       assertThat(codec.fits(set)).isFalse();
-      GtidSet decoded = codec.decode(codec.encode(set));
+      Position decoded = codec.decode(codec.encode(set));
       assertThat(decoded.contains(set)).as(codec.toString()).isTrue();
       assertThat(decoded).hasToString(A + ":4-800," + B + ":3-9");
     }
@@ -209,7 +211,7 @@ class TokenCodecTest {
   void decodeNeverThrowsAnythingElse(@ForAll("tokenish") String text) {
     for (TokenCodec codec : new TokenCodec[] {TokenCodec.DEFAULT, SIGNED}) {
       try {
-        GtidSet set = codec.decode(text);
+        Position set = codec.decode(text);
         assertThat(codec.decode(codec.encode(set))).isEqualTo(set);
       } catch (InvalidTokenException expected) {
         assertThat(expected.getMessage()).isNotBlank();
@@ -239,5 +241,50 @@ class TokenCodecTest {
     assertThat(TokenCodec.fromSettings(name -> null).signed()).isFalse();
     assertThat(TokenCodec.fromSettings(name -> name.equals("ryow.tokenKey") ? "a-key-of-sixteen-chars" : null).signed())
         .isTrue();
+  }
+
+  /** MariaDB positions: a kind prefix and version ({@code d1:}), the same parts and signature, strict parsing. */
+  @Test
+  void mariaDbTokensNameTheirKindAndRoundTrip() throws Exception {
+    MariaDbGtidPosition writes = MariaDbGtidPosition.parse("0-21-57,7-21-3");
+    MariaDbGtidPosition reads = MariaDbGtidPosition.parse("0-22-60");
+    assertThat(TokenCodec.DEFAULT.encode(writes)).isEqualTo("d1:0-21-57,7-21-3");
+    String token = TokenCodec.DEFAULT.encode(writes, reads, List.of("*"));
+    assertThat(token).isEqualTo("d1:0-21-57,7-21-3~0-22-60~*");
+    TokenCodec.Contents c = TokenCodec.DEFAULT.read(token);
+    assertThat(c.writes()).isEqualTo(writes);
+    assertThat(c.reads()).isEqualTo(reads);
+    assertThat(c.pendingServers()).containsExactly("*");
+    assertThat(c.all()).isEqualTo(MariaDbGtidPosition.parse("0-22-60,7-21-3"));
+    // Reads the writes cover are not written (per domain, as MASTER_GTID_WAIT compares).
+    assertThat(TokenCodec.DEFAULT.encode(writes, MariaDbGtidPosition.parse("0-9-50"), List.of()))
+        .isEqualTo("d1:0-21-57,7-21-3");
+    String signed = SIGNED.encode(writes);
+    assertThat(SIGNED.decode(signed)).isEqualTo(writes);
+    assertThatThrownBy(() -> SIGNED.decode(signed.replace("d1:0-21-57", "d1:0-21-58")))
+        .isInstanceOf(InvalidTokenException.class).hasMessageContaining("signature");
+    // MySQL tokens are unchanged: no prefix.
+    assertThat(TokenCodec.DEFAULT.encode(GtidSet.parse(A + ":1-5"))).isEqualTo(A + ":1-5");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "d2:0-1-5", "g1:0-1-5", "b1:0-1-5", "x1:0-1-5", // unknown kind or version
+      "d1: 0-1-5", "d1:1-1-2,0-1-5", "d1:0-1-5 ", "d1:00-1-5", // not canonical
+      "d1:0-1-5,0-2-6", "d1:0-1", "d1:" + "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5", // not a position
+  })
+  void badMariaDbTokensAreClearErrors(String token) {
+    assertThatThrownBy(() -> TokenCodec.DEFAULT.read(token))
+        .isInstanceOf(InvalidTokenException.class)
+        .hasMessageStartingWith("Malformed consistency token");
+  }
+
+  @Test
+  void aMariaDbTokenObeysTheIntervalBound() {
+    TokenCodec two = TokenCodec.of(2048, 2, null);
+    assertThatThrownBy(() -> two.read("d1:0-1-5,1-1-5,2-1-5"))
+        .isInstanceOf(InvalidTokenException.class).hasMessageContaining("ryow.tokenMaxIntervals=2");
+    assertThatThrownBy(() -> TokenCodec.DEFAULT.encode(MariaDbGtidPosition.parse("0-1-5"), GtidSet.parse(A + ":1"),
+        List.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot name a");
   }
 }

@@ -8,6 +8,8 @@ import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.GroupMember;
@@ -80,7 +82,7 @@ public final class Cluster {
   /** GTIDs the primary is known to have executed: our writes, and sets verified with GTID_SUBSET. */
   private final Watermark primaryExecuted = new Watermark();
   /** GTIDs a replica showed that a later poll of the primary found foreign ({@link ClusterGtids}), one interval per source. */
-  private final AtomicReference<GtidSet> foreign = new AtomicReference<>(GtidSet.EMPTY);
+  private final AtomicReference<Position> foreign = new AtomicReference<>(Positions.EMPTY);
 
   /**
    * The settings and credentials of the latest logical connection that logged in to the primary: the
@@ -129,7 +131,7 @@ public final class Cluster {
    * @param polledAtNanos {@link System#nanoTime()} just before the query was sent: everything
    *     committed on the primary before that instant is in {@code executed}
    */
-  public record PrimaryPosition(GtidSet executed, long polledAtNanos, long pollTicket) {}
+  public record PrimaryPosition(Position executed, long polledAtNanos, long pollTicket) {}
 
   /**
    * Numbers a primary poll just before its query is sent. A poll whose number is above a watermark's
@@ -150,7 +152,7 @@ public final class Cluster {
    * the poller starts with the first logical connection.
    */
   public Cluster(RyowConfig config, ConnectorJ connector) {
-    this(config, connector, GtidSet.EMPTY, null);
+    this(config, connector, Positions.EMPTY, null);
   }
 
   /**
@@ -159,7 +161,7 @@ public final class Cluster {
    * default consistency holds across the release. At its first login it joins the history
    * {@code histories} holds for its primary (null: it keeps its own).
    */
-  public Cluster(RyowConfig config, ConnectorJ connector, GtidSet jvmWrites, @Nullable JvmHistories histories) {
+  public Cluster(RyowConfig config, ConnectorJ connector, Position jvmWrites, @Nullable JvmHistories histories) {
     this.histories = histories;
     this.jvm.writes().advance(jvmWrites);
     this.name = config.clusterName();
@@ -287,9 +289,9 @@ public final class Cluster {
    * nothing more (a replica applies in the primary's commit order) and keeps watermarks and tokens a
    * few intervals long, where one's own GTIDs alone would add an interval per write.
    */
-  public GtidSet wrote(GtidSet gtids) {
+  public Position wrote(Position gtids) {
     primaryExecuted.advance(gtids);
-    GtidSet covering = gtids.filledFrom(primaryExecuted.current());
+    Position covering = gtids.filledFrom(primaryExecuted.current());
     jvm.writes().advance(covering);
     return covering;
   }
@@ -302,9 +304,10 @@ public final class Cluster {
    * {@code writer}, each by one compare-and-set while they still hold the known set. Null when it does
    * not follow: nothing was recorded, the caller parses {@code text} and calls {@link #wrote}.
    */
-  public @Nullable GtidSet wroteNext(String text, Watermark writer) {
-    GtidSet known = primaryExecuted.current();
-    GtidSet covering = known.plusNext(text);
+  public @Nullable Position wroteNext(String text, Watermark writer) {
+    Position known = primaryExecuted.current();
+    // MySQL's OK-packet text only (GtidTracker); any other kind is parsed by the caller.
+    Position covering = known instanceof GtidSet g ? g.plusNext(text) : null;
     if (covering != null) {
       primaryExecuted.advanceFrom(known, covering);
       jvm.writes().advanceFrom(known, covering);
@@ -314,12 +317,12 @@ public final class Cluster {
   }
 
   /** Every write through this cluster's connections in this JVM. */
-  public GtidSet jvmWrites() {
+  public Position jvmWrites() {
     return jvm.writes().current();
   }
 
   /** A set the primary has certainly executed (it only lags behind the truth). */
-  public GtidSet knownOnPrimary() {
+  public Position knownOnPrimary() {
     return primaryExecuted.current();
   }
 
@@ -332,9 +335,9 @@ public final class Cluster {
    */
   @SuppressWarnings("ReferenceEquality") // identity: the rule returns the position itself when it keeps all of it
   public @Nullable ServerPosition ofCluster(ServerPosition seen, long readStartedNanos, boolean ofPrimary) {
-    GtidSet known = knownOnPrimary();
-    GtidSet after = null;
-    ServerPosition kept = ClusterGtids.ofCluster(seen, known, null, GtidSet.EMPTY);
+    Position known = knownOnPrimary();
+    Position after = null;
+    ServerPosition kept = ClusterGtids.ofCluster(seen, known, null, Positions.EMPTY);
     if (kept == seen) {
       return seen;
     }
@@ -348,7 +351,7 @@ public final class Cluster {
     }
     kept = ClusterGtids.ofCluster(seen, known, after, Objects.requireNonNull(foreign.get()));
     if (kept != null && after != null) {
-      GtidSet dropped = ClusterGtids.dropped(seen, kept);
+      Position dropped = ClusterGtids.dropped(seen, kept);
       if (!dropped.isEmpty()) {
         foreign.accumulateAndGet(dropped, (a, b) -> a.union(b).spanned());
       }
@@ -362,12 +365,12 @@ public final class Cluster {
   }
 
   /** The GTIDs replicas showed that polls of the primary found foreign to this cluster ({@link #ofCluster}). */
-  public GtidSet foreignSeen() {
+  public Position foreignSeen() {
     return Objects.requireNonNull(foreign.get());
   }
 
   /** Records that the primary has executed {@code gtids} (verified, or read from it). */
-  public void primaryHas(GtidSet gtids) {
+  public void primaryHas(Position gtids) {
     primaryExecuted.advance(gtids);
   }
 
@@ -602,9 +605,9 @@ public final class Cluster {
    * polls, which ran after the last read: the poller outlives the last connection), unless every replica
    * is known to have executed them (then empty). The successor waits for them as for its own writes.
    */
-  GtidSet writesNotKnownOnEveryReplica() {
+  Position writesNotKnownOnEveryReplica() {
     JvmHistory history = jvm;
-    GtidSet writes = history.writes().current();
+    Position writes = history.writes().current();
     if (monotonicReads) {
       history.reads().resolve(this);
       writes = writes.union(history.reads().bound().full());
@@ -614,7 +617,7 @@ public final class Cluster {
         return writes;
       }
     }
-    return GtidSet.EMPTY;
+    return Positions.EMPTY;
   }
 
   /** Released by its registry: its MBean goes; {@code successor} finds the cluster created after it. */

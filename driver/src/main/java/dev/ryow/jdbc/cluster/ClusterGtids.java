@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.cluster;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ServerPosition;
 import org.jspecify.annotations.Nullable;
 
@@ -37,29 +38,29 @@ public final class ClusterGtids {
    * The part of {@code seen} that may bound later reads, or null when it is not decided yet; {@code seen}
    * itself (no allocation) when all of it belongs to the cluster.
    */
-  public static @Nullable ServerPosition ofCluster(ServerPosition seen, GtidSet knownOnPrimary,
-      @Nullable GtidSet primaryAfter, GtidSet foreign) {
-    GtidSet executed = seen.executed();
-    GtidSet owned = seen.owned();
-    if (knownOnPrimary.namesUuidsOf(executed, GtidSet.EMPTY) && knownOnPrimary.namesUuidsOf(owned, GtidSet.EMPTY)) {
+  public static @Nullable ServerPosition ofCluster(ServerPosition seen, Position knownOnPrimary,
+      @Nullable Position primaryAfter, Position foreign) {
+    Position executed = seen.executed();
+    Position owned = seen.owned();
+    if (knownOnPrimary.namesSourcesOf(executed, Positions.EMPTY) && knownOnPrimary.namesSourcesOf(owned, Positions.EMPTY)) {
       return seen;
     }
-    GtidSet names;
+    Position names;
     if (primaryAfter != null) {
       names = primaryAfter;
-    } else if (foreign.namesUuidsOf(executed, knownOnPrimary) && foreign.namesUuidsOf(owned, knownOnPrimary)) {
-      names = GtidSet.EMPTY;
+    } else if (foreign.namesSourcesOf(executed, knownOnPrimary) && foreign.namesSourcesOf(owned, knownOnPrimary)) {
+      names = Positions.EMPTY;
     } else {
       return null;
     }
-    GtidSet e = executed.byUuidsOf(knownOnPrimary, names, true);
-    GtidSet o = owned.byUuidsOf(knownOnPrimary, names, true);
+    Position e = executed.bySourcesOf(knownOnPrimary, names, true);
+    Position o = owned.bySourcesOf(knownOnPrimary, names, true);
     return new ServerPosition(e, o);
   }
 
   /** The GTIDs of {@code seen} that {@link #ofCluster} dropped from it ({@code kept}), one interval per source. */
-  public static GtidSet dropped(ServerPosition seen, ServerPosition kept) {
-    GtidSet all = seen.executed().union(seen.owned());
-    return all.byUuidsOf(kept.executed(), kept.owned(), false).spanned();
+  public static Position dropped(ServerPosition seen, ServerPosition kept) {
+    Position all = seen.executed().union(seen.owned());
+    return all.bySourcesOf(kept.executed(), kept.owned(), false).spanned();
   }
 }

@@ -3,7 +3,8 @@ package dev.ryow.jdbc.cluster;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.GroupMember;
@@ -42,7 +43,7 @@ final class ClusterMonitor {
   private int openConnections;
   private long idleSinceNanos;
   /** The primary's gtid_executed at the previous round: a replica without it is {@linkplain ReplicaEndpoint#behind() behind}. */
-  private GtidSet previousPrimaryExecuted = GtidSet.EMPTY;
+  private Position previousPrimaryExecuted = Positions.EMPTY;
   /** The primary's last poll found it a Group Replication member: its group's members are read each round. */
   private boolean primaryInGroup;
   /** {@code ryow.discoverReplicas}: the primary's {@code SHOW REPLICAS} is read each round. */
@@ -145,7 +146,7 @@ final class ClusterMonitor {
   private void pollAll(@Nullable PhysicalConnection[] monitors) {
     List<ReplicaEndpoint> servers = cluster.servers();
     PrimaryState primary = cluster.primary();
-    GtidSet behindUnless = previousPrimaryExecuted;
+    Position behindUnless = previousPrimaryExecuted;
     previousPrimaryExecuted = pollPrimary(monitors, primary);
     if (primaryInGroup) {
       discoverMembers(monitors, primary.endpoint());
@@ -180,7 +181,7 @@ final class ClusterMonitor {
    * Polls the primary {@code state} names; returns its gtid_executed (empty when it could not be read, or
    * when the cluster moved to another primary while the poll ran).
    */
-  private GtidSet pollPrimary(@Nullable PhysicalConnection[] monitors, PrimaryState state) {
+  private Position pollPrimary(@Nullable PhysicalConnection[] monitors, PrimaryState state) {
     ReplicaEndpoint primary = state.endpoint();
     String trouble;
     long polledAt = ReadClock.start();
@@ -193,19 +194,19 @@ final class ClusterMonitor {
       primaryInGroup = status.groupMember();
       if (!status.readOnly()) {
         return cluster.primaryPolled(primary, primary.observePrimary(status, polledAt), ticket)
-            ? status.gtidExecuted() : GtidSet.EMPTY;
+            ? status.gtidExecuted() : Positions.EMPTY;
       }
       trouble = "the primary " + primary + " is read-only";
     } catch (SQLException e) {
       closeMonitor(monitors, primary.index());
       if (Sql.isAuthenticationFailure(e)) {
         cluster.credentialsRefused(primary, e);
-        return GtidSet.EMPTY;
+        return Positions.EMPTY;
       }
       trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
     }
     cluster.primaryTroubleSeenByPoller(state, polledAt, trouble);
-    return GtidSet.EMPTY;
+    return Positions.EMPTY;
   }
 
   /**
@@ -298,7 +299,7 @@ final class ClusterMonitor {
     }
   }
 
-  private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e, GtidSet behindUnless) {
+  private void pollReplica(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e, Position behindUnless) {
     long now = System.nanoTime();
     if (!e.probeDue(now)) {
       return;
@@ -308,7 +309,7 @@ final class ClusterMonitor {
       return;
     }
     ServerStatus status;
-    GtidSet knownBefore = e.knownExecuted();
+    Position knownBefore = e.knownExecuted();
     long startedNanos = ReadClock.start();
     try {
       status = poll(monitors, e);

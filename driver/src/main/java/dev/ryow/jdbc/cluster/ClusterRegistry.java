@@ -1,7 +1,8 @@
 package dev.ryow.jdbc.cluster;
 
 import dev.ryow.jdbc.config.RyowConfig;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,7 +41,7 @@ public final class ClusterRegistry {
   private final ConcurrentMap<String, Cluster> clusters = new ConcurrentHashMap<>();
   private final ReentrantLock lock = new ReentrantLock();
   /** Writes of released clusters that not every replica was known to have, oldest first. Guarded by {@link #lock}. */
-  private final Map<String, GtidSet> retired = new LinkedHashMap<>();
+  private final Map<String, Position> retired = new LinkedHashMap<>();
   private @Nullable PeriodicTask sweeper;
   /** What this JVM wrote to each set of servers, shared by every cluster of the same primary. */
   private final JvmHistories histories = new JvmHistories();
@@ -50,7 +51,7 @@ public final class ClusterRegistry {
    * cluster of the same key left, or the empty set) if there is none, reserved for one more connection:
    * it cannot be released until {@link Cluster#connectionClosed()} or {@link Cluster#cancelReservation()}.
    */
-  public Cluster reserve(String key, Function<GtidSet, Cluster> create) {
+  public Cluster reserve(String key, Function<Position, Cluster> create) {
     Cluster cluster = clusters.compute(key, (k, existing) -> {
       Cluster c = existing != null ? existing : create.apply(takeRetired(k));
       c.reserve();
@@ -90,7 +91,7 @@ public final class ClusterRegistry {
         if (!c.releasable(now)) {
           return c;
         }
-        GtidSet unapplied = c.writesNotKnownOnEveryReplica();
+        Position unapplied = c.writesNotKnownOnEveryReplica();
         if (!unapplied.isEmpty()) {
           retire(k, unapplied);
         }
@@ -135,7 +136,7 @@ public final class ClusterRegistry {
     }
   }
 
-  private void retire(String key, GtidSet writes) {
+  private void retire(String key, Position writes) {
     lock.lock();
     try {
       retired.remove(key);
@@ -149,11 +150,11 @@ public final class ClusterRegistry {
     }
   }
 
-  private GtidSet takeRetired(String key) {
+  private Position takeRetired(String key) {
     lock.lock();
     try {
-      GtidSet writes = retired.remove(key);
-      return writes == null ? GtidSet.EMPTY : writes;
+      Position writes = retired.remove(key);
+      return writes == null ? Positions.EMPTY : writes;
     } finally {
       lock.unlock();
     }

@@ -4,6 +4,8 @@ import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.server.ServerFlavor;
+import dev.ryow.jdbc.server.ServerIdentity;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.List;
@@ -27,6 +29,8 @@ public final class DistinctServers {
   private final String clusterName;
   private final List<ReplicaEndpoint> servers;
   private final AtomicReferenceArray<String> uuids;
+  /** Each host's flavour, once asked: a URL must not mix MySQL and MariaDB servers. */
+  private final AtomicReferenceArray<ServerFlavor> flavors;
   private final ReentrantLock firstContact = new ReentrantLock();
   private volatile boolean probed;
   private volatile @Nullable String conflict;
@@ -35,6 +39,7 @@ public final class DistinctServers {
     this.clusterName = clusterName;
     this.servers = servers;
     this.uuids = new AtomicReferenceArray<>(servers.size());
+    this.flavors = new AtomicReferenceArray<>(servers.size());
   }
 
   /**
@@ -45,16 +50,21 @@ public final class DistinctServers {
    *
    * @throws SQLNonTransientConnectionException naming both hosts (SQLState 08001)
    */
-  public void verify(HostSpec connectedHost, String connectedUuid, ConnectorJ connector, RyowConfig config)
+  public void verify(HostSpec connectedHost, ServerIdentity connected, ConnectorJ connector, RyowConfig config)
       throws SQLException {
     if (!probed) {
       firstContact.lock();
       try {
         if (!probed) {
-          record(indexOf(connectedHost), connectedUuid);
+          int at = indexOf(connectedHost);
+          if (at >= 0) {
+            flavors.set(at, connected.flavor());
+          }
+          record(at, connected.serverUuid());
           for (ReplicaEndpoint e : servers) {
             if (uuids.get(e.index()) == null && !e.vacant()) {
               try (PhysicalConnection c = connector.openMonitor(config, e.host())) {
+                flavors.set(e.index(), c.identity().flavor());
                 record(e.index(), c.identity().serverUuid());
               } catch (SQLException unreachable) {
                 // Checked when the poller first reaches it (learned).
@@ -70,6 +80,37 @@ public final class DistinctServers {
     String c = conflict;
     if (c != null) {
       throw new SQLNonTransientConnectionException(c, "08001");
+    }
+    String mixed = FlavorRule.mixed(servers, flavors);
+    if (mixed != null) {
+      throw new SQLNonTransientConnectionException(mixed, "08004");
+    }
+  }
+
+  /** "Are all servers of the URL of one flavour?" A replica of the other flavour has none of the primary's GTIDs. */
+  static final class FlavorRule {
+    private FlavorRule() {}
+
+    /** The message for the first host whose known flavour differs from an earlier host's, or null. */
+    static @Nullable String mixed(List<ReplicaEndpoint> servers, AtomicReferenceArray<ServerFlavor> flavors) {
+      ServerFlavor first = null;
+      ReplicaEndpoint firstAt = null;
+      for (ReplicaEndpoint e : servers) {
+        ServerFlavor f = flavors.get(e.index());
+        if (f == null) {
+          continue;
+        }
+        if (first == null) {
+          first = f;
+          firstAt = e;
+        } else if (f != first) {
+          return "The URL mixes " + first.displayName() + " and " + f.displayName() + " servers: " + firstAt + " is "
+              + first.displayName() + ", " + e + " is " + f.displayName() + ". ryow routes over the GTID replication"
+              + " of one flavour (MySQL GTID sets or MariaDB GTID positions): list the servers of one replication"
+              + " topology only.";
+        }
+      }
+      return null;
     }
   }
 

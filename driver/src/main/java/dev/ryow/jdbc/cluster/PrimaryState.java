@@ -1,6 +1,6 @@
 package dev.ryow.jdbc.cluster;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Positions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +27,7 @@ public record PrimaryState(
 
   /** A new cluster's: the URL's first host, not polled yet. */
   static PrimaryState first(ReplicaEndpoint endpoint, long nowNanos) {
-    return new PrimaryState(endpoint, 0, new Cluster.PrimaryPosition(GtidSet.EMPTY, nowNanos - 1, 0), null, nowNanos,
+    return new PrimaryState(endpoint, 0, new Cluster.PrimaryPosition(Positions.EMPTY, nowNanos - 1, 0), null, nowNanos,
         0, 0);
   }
 
@@ -41,7 +41,7 @@ public record PrimaryState(
    * watermark's stamp ({@code pollTicket}), so each is checked against the new primary.
    */
   public PrimaryState movedTo(ReplicaEndpoint next, long pollTicket, long nowNanos) {
-    return new PrimaryState(next, epoch + 1, new Cluster.PrimaryPosition(GtidSet.EMPTY, nowNanos - 1, pollTicket), null,
+    return new PrimaryState(next, epoch + 1, new Cluster.PrimaryPosition(Positions.EMPTY, nowNanos - 1, pollTicket), null,
         nowNanos, 0, outages);
   }
 

@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.cluster;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,16 +15,16 @@ import org.jspecify.annotations.Nullable;
  */
 // A known position is replaced, never changed, when it grows: "the same instance" is "not advanced".
 @SuppressWarnings("ReferenceEquality")
-record Progress(GtidSet polledKnown, @Nullable GtidSet stalledAt, long stalledSinceNanos) {
-  static final Progress INITIAL = new Progress(GtidSet.EMPTY, null, 0);
+record Progress(Position polledKnown, @Nullable Position stalledAt, long stalledSinceNanos) {
+  static final Progress INITIAL = new Progress(Positions.EMPTY, null, 0);
 
   /** Found stalled at {@code known} (no change when it already is, at that position). */
-  Progress stalled(GtidSet known, long nowNanos) {
+  Progress stalled(Position known, long nowNanos) {
     return stalledAt == known ? this : new Progress(polledKnown, known, nowNanos | 1);
   }
 
   /** A poll left the known position at {@code known}; {@code stall} says whether it found the replica stalled. */
-  Progress polled(GtidSet known, boolean stall, long nowNanos) {
+  Progress polled(Position known, boolean stall, long nowNanos) {
     if (stall) {
       return stalledAt == known && polledKnown == known ? this : new Progress(known, known,
           stalledAt == known ? stalledSinceNanos : nowNanos | 1);

@@ -1,6 +1,8 @@
 package dev.ryow.jdbc.cluster;
 
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -18,15 +20,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ReadBound {
   /** No reads. */
-  public static final ReadBound EMPTY = new ReadBound(GtidSet.EMPTY, GtidSet.EMPTY, null, GtidSet.EMPTY);
+  public static final ReadBound EMPTY = new ReadBound(Positions.EMPTY, Positions.EMPTY, null, Positions.EMPTY);
 
-  private final GtidSet executed;
-  private final GtidSet inFlight;
+  private final Position executed;
+  private final Position inFlight;
   private final @Nullable String inFlightSource;
-  private final GtidSet unverified;
-  private final GtidSet full;
+  private final Position unverified;
+  private final Position full;
 
-  ReadBound(GtidSet executed, GtidSet inFlight, @Nullable String inFlightSource, GtidSet unverified) {
+  ReadBound(Position executed, Position inFlight, @Nullable String inFlightSource, Position unverified) {
     this.executed = executed;
     this.inFlight = inFlight;
     this.inFlightSource = inFlight.isEmpty() ? null : inFlightSource;
@@ -35,12 +37,12 @@ public final class ReadBound {
   }
 
   /** Executed positions (and sets from tokens) the reads are bounded by. */
-  public GtidSet executed() {
+  public Position executed() {
     return executed;
   }
 
   /** GTIDs that were being committed when a position was read, not in {@link #executed()}. */
-  public GtidSet inFlight() {
+  public Position inFlight() {
     return inFlight;
   }
 
@@ -50,12 +52,12 @@ public final class ReadBound {
   }
 
   /** The part that came from tokens and is not yet known to have been executed by the primary. */
-  public GtidSet unverified() {
+  public Position unverified() {
     return unverified;
   }
 
   /** What a later read must see on a server other than {@link #inFlightSource()}. */
-  public GtidSet full() {
+  public Position full() {
     return full;
   }
 
@@ -70,12 +72,12 @@ public final class ReadBound {
    * intervals long: the filled GTIDs were committed before them on the primary and replicas apply in
    * its commit order, so requiring them costs nothing more.
    */
-  public ReadBound plus(GtidSet serverExecuted, GtidSet serverOwned, @Nullable String source, GtidSet fill) {
-    GtidSet e = executed.union(serverExecuted);
-    GtidSet f = inFlight;
+  public ReadBound plus(Position serverExecuted, Position serverOwned, @Nullable String source, Position fill) {
+    Position e = executed.union(serverExecuted);
+    Position f = inFlight;
     String s = inFlightSource;
     if (!e.contains(serverOwned)) {
-      GtidSet owned = serverOwned.filledFrom(fill);
+      Position owned = serverOwned.filledFrom(fill);
       s = f.isEmpty() ? source : Objects.equals(s, source) ? s : null;
       f = f.union(owned);
     }
@@ -84,8 +86,8 @@ public final class ReadBound {
 
   /** This bound plus another. */
   public ReadBound plus(ReadBound other) {
-    GtidSet e = executed.union(other.executed);
-    GtidSet f = inFlight.union(other.inFlight);
+    Position e = executed.union(other.executed);
+    Position f = inFlight.union(other.inFlight);
     String s;
     if (inFlight.isEmpty()) {
       s = other.inFlightSource;
@@ -98,20 +100,20 @@ public final class ReadBound {
   }
 
   /** This bound plus a set from a token (unverified until the primary is known to have it). */
-  ReadBound plusImported(GtidSet imported) {
+  ReadBound plusImported(Position imported) {
     return with(executed.union(imported), inFlight, inFlightSource, unverified.union(imported));
   }
 
   /** The same bound, its token part now known to be executed by the primary. */
-  ReadBound verified(GtidSet set) {
-    return set.contains(unverified) ? with(executed, inFlight, inFlightSource, GtidSet.EMPTY) : this;
+  ReadBound verified(Position set) {
+    return set.contains(unverified) ? with(executed, inFlight, inFlightSource, Positions.EMPTY) : this;
   }
 
   // Identity is "unchanged" (the sets are immutable): then this bound is returned, and a compareAndSet does nothing.
   @SuppressWarnings("ReferenceEquality")
-  private ReadBound with(GtidSet e, GtidSet f, @Nullable String s, GtidSet u) {
+  private ReadBound with(Position e, Position f, @Nullable String s, Position u) {
     if (e.contains(f)) {
-      f = GtidSet.EMPTY;
+      f = Positions.EMPTY;
       s = null;
     }
     if (e == executed && f == inFlight && Objects.equals(s, inFlightSource) && u == unverified) {

@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.cluster;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ServerPosition;
 import java.util.List;
 import java.util.Objects;
@@ -170,7 +171,7 @@ public final class ReadWatermark {
    * ({@link Cluster#ofCluster}).
    */
   public void resolveBy(String pendingUuid, long completedNanos, String positionUuid, ServerPosition position,
-      long readStartedNanos, GtidSet fill) {
+      long readStartedNanos, Position fill) {
     if (readStartedNanos - completedNanos <= 0) {
       throw new IllegalArgumentException("the position was read before the read completed");
     }
@@ -185,7 +186,7 @@ public final class ReadWatermark {
     }
   }
 
-  private void advance(ServerPosition position, @Nullable String source, GtidSet fill) {
+  private void advance(ServerPosition position, @Nullable String source, Position fill) {
     ReadBound prev;
     ReadBound next;
     do {
@@ -230,7 +231,7 @@ public final class ReadWatermark {
    * had a read the sender could not bound yet: it is pending here from now on (any poll sent after
    * the token arrived was sent after that read).
    */
-  public void imported(GtidSet reads, List<String> pendingServers, long receivedNanos) {
+  public void imported(Position reads, List<String> pendingServers, long receivedNanos) {
     if (!reads.isEmpty()) {
       ReadBound prev;
       ReadBound next;
@@ -247,7 +248,7 @@ public final class ReadWatermark {
   }
 
   /** The bound's token part is known to be executed by the primary ({@code set} contains it). */
-  public void verified(GtidSet set) {
+  public void verified(Position set) {
     ReadBound prev;
     ReadBound next;
     do {
@@ -263,8 +264,8 @@ public final class ReadWatermark {
    * Replaces the bound {@code expected} by {@code kept} (GTIDs the primary has never executed are
    * forgotten, as for the write watermark). Returns false when the bound changed meanwhile.
    */
-  public boolean forget(ReadBound expected, GtidSet kept) {
-    boolean forgot = bound.compareAndSet(expected, new ReadBound(kept, GtidSet.EMPTY, null, GtidSet.EMPTY));
+  public boolean forget(ReadBound expected, Position kept) {
+    boolean forgot = bound.compareAndSet(expected, new ReadBound(kept, Positions.EMPTY, null, Positions.EMPTY));
     if (forgot) {
       version.bump();
     }

@@ -1,7 +1,8 @@
 package dev.ryow.jdbc.cluster;
 
 import dev.ryow.jdbc.config.HostSpec;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ServerStatus;
 import java.util.Objects;
 import java.util.concurrent.Semaphore;
@@ -26,7 +27,7 @@ public final class ReplicaEndpoint {
 
   private volatile HostSpec host;
   private final int index;
-  private final AtomicReference<GtidSet> knownExecuted = new AtomicReference<>(GtidSet.EMPTY);
+  private final AtomicReference<Position> knownExecuted = new AtomicReference<>(Positions.EMPTY);
   private final Semaphore waitPermits;
   private volatile @Nullable String serverUuid;
   private final AtomicReference<HealthState> state = new AtomicReference<>(HealthState.INITIAL);
@@ -116,7 +117,7 @@ public final class ReplicaEndpoint {
   }
 
   /** A set the server has certainly executed (it only lags behind the truth). */
-  public GtidSet knownExecuted() {
+  public Position knownExecuted() {
     return Objects.requireNonNull(knownExecuted.get());  // never set to null
   }
 
@@ -141,7 +142,7 @@ public final class ReplicaEndpoint {
    */
   // Known positions and progress records are immutable: identity is "unchanged", and compareAndSet compares identities.
   @SuppressWarnings("ReferenceEquality")
-  public boolean waitMissed(boolean timedOut, GtidSet knownBefore) {
+  public boolean waitMissed(boolean timedOut, Position knownBefore) {
     if (!StallRule.stalledByWait(timedOut) || knownExecuted() != knownBefore) {
       return false;
     }
@@ -278,13 +279,13 @@ public final class ReplicaEndpoint {
    */
   // Union returns the same set when it adds nothing: identity is "unchanged", and compareAndSet compares identities.
   @SuppressWarnings("ReferenceEquality")
-  public void learn(GtidSet executed, @Nullable String uuid) {
+  public void learn(Position executed, @Nullable String uuid) {
     String current = serverUuid;
     if (current != null && uuid != null && !current.equals(uuid)) {
       return;
     }
-    GtidSet prev;
-    GtidSet next;
+    Position prev;
+    Position next;
     do {
       prev = knownExecuted();
       next = prev.union(executed);
@@ -307,7 +308,7 @@ public final class ReplicaEndpoint {
    */
   // Known positions and progress records are immutable: identity is "unchanged", and compareAndSet compares identities.
   @SuppressWarnings("ReferenceEquality")
-  public boolean observe(ServerStatus status, GtidSet knownBefore, long startedNanos) {
+  public boolean observe(ServerStatus status, Position knownBefore, long startedNanos) {
     String previousUuid = serverUuid;
     boolean reset = (previousUuid != null && !previousUuid.equals(status.serverUuid()))
         || !status.gtidExecuted().contains(knownBefore);
@@ -321,7 +322,7 @@ public final class ReplicaEndpoint {
     boolean everReset = reset || (previous != null && previous.everReset());
     long resetAt = reset ? startedNanos : previous != null ? previous.resetStartedNanos() : 0;
     lastPoll = new PollSnapshot(startedNanos, status.serverUuid(), status.position(), resetAt, everReset);
-    GtidSet known = knownExecuted();
+    Position known = knownExecuted();
     boolean inRotation = health().inRotation();
     boolean wasBehind = behind;
     changeProgress(p -> p.polled(known, StallRule.stalledByPoll(known != p.polledKnown(), wasBehind, inRotation),

@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.cluster;
 
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,7 +36,7 @@ public final class StallRule {
    */
   // A known position is replaced, never changed, when it grows: "the same instance" is "not advanced".
   @SuppressWarnings("ReferenceEquality")
-  public static boolean stalled(@Nullable GtidSet stalledAt, GtidSet known) {
+  public static boolean stalled(@Nullable Position stalledAt, Position known) {
     return stalledAt != null && stalledAt == known;
   }
 

@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.cluster;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -10,19 +11,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * from the connection's thread and read from others.
  */
 public final class Watermark {
-  private final AtomicReference<GtidSet> gtids = new AtomicReference<>(GtidSet.EMPTY);
+  private final AtomicReference<Position> gtids = new AtomicReference<>(Positions.EMPTY);
 
   /** The current set. */
-  public GtidSet current() {
+  public Position current() {
     return Objects.requireNonNull(gtids.get());  // never set to null
   }
 
   /** Adds {@code more}; allocation-free when it is already contained. */
   // Union returns the same set when it adds nothing: identity is "unchanged", and compareAndSet compares identities.
   @SuppressWarnings("ReferenceEquality")
-  public void advance(GtidSet more) {
-    GtidSet prev;
-    GtidSet next;
+  public void advance(Position more) {
+    Position prev;
+    Position next;
     do {
       prev = current();
       next = prev.union(more);
@@ -36,7 +37,7 @@ public final class Watermark {
    * Adds {@code more}, which contains {@code base}: one compare-and-set while the set is still
    * {@code base} (a writer's consecutive writes: {@link Cluster#wroteNext}), else {@link #advance}.
    */
-  public void advanceFrom(GtidSet base, GtidSet more) {
+  public void advanceFrom(Position base, Position more) {
     if (!gtids.compareAndSet(base, more)) {
       advance(more);
     }
@@ -46,13 +47,13 @@ public final class Watermark {
    * Replaces {@code expected} by {@code smaller} (GTIDs the primary turned out not to have are
    * forgotten, see {@code docs/architecture/health-and-failover.md}). Returns false when the set changed meanwhile.
    */
-  public boolean forget(GtidSet expected, GtidSet smaller) {
+  public boolean forget(Position expected, Position smaller) {
     return gtids.compareAndSet(expected, smaller);
   }
 
   /** Empties the set: what it stood for no longer holds (a different server became the primary). */
   public void clear() {
-    gtids.set(GtidSet.EMPTY);
+    gtids.set(Positions.EMPTY);
   }
 
   @Override

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Text: {@code uuid:file:offset}, e.g. {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:binlog.000012:4711};
  * the file is {@code base.digits} without {@code :} or {@code ,}; the empty string is {@link #EMPTY}.
  */
-public final class BinlogPosition implements Position<BinlogPosition> {
+public final class BinlogPosition implements Position {
   private static final String WHAT = "binlog position";
 
   /** The position before any transaction; its text is the empty string. */
@@ -137,7 +137,7 @@ public final class BinlogPosition implements Position<BinlogPosition> {
     return primaryUuid.equals(other.primaryUuid) && base.equals(other.base);
   }
 
-  @Override
+  /** Whether this is the same or a later place in the same binary log. */
   public boolean contains(BinlogPosition other) {
     if (other.isEmpty()) {
       return true;
@@ -148,12 +148,52 @@ public final class BinlogPosition implements Position<BinlogPosition> {
     return sequence > other.sequence || (sequence == other.sequence && offset >= other.offset);
   }
 
-  @Override
+  /** The later of the two, or {@code other} when they are of different logs. */
   public BinlogPosition union(BinlogPosition other) {
     if (contains(other)) {
       return this;
     }
     return other; // later in the same log, or of another primary: the meaningless old one is dropped
+  }
+
+  @Override
+  public Position union(Position other) {
+    return other instanceof BinlogPosition p ? union(p) : Positions.unionOfKinds(this, other);
+  }
+
+  @Override
+  public boolean contains(Position other) {
+    return other instanceof BinlogPosition p ? contains(p) : Positions.containsOfKinds(other);
+  }
+
+  /** One place, or none. */
+  @Override
+  public int intervalCount() {
+    return isEmpty() ? 0 : 1;
+  }
+
+  /** One primary's log, or none. */
+  @Override
+  public int sourceCount() {
+    return intervalCount();
+  }
+
+  /** Whether {@code other} is empty or a place in the log of this position's primary or of {@code also}'s. */
+  @Override
+  public boolean namesSourcesOf(Position other, Position also) {
+    if (!(other instanceof BinlogPosition o)) {
+      return Positions.namesOfKinds(other);
+    }
+    return o.isEmpty() || o.primaryUuid.equals(primaryUuid)
+        || (also instanceof BinlogPosition a && o.primaryUuid.equals(a.primaryUuid));
+  }
+
+  /** This position when its primary is named by {@code a} or {@code b} (or, with {@code keepNamed} false, is not). */
+  @Override
+  public BinlogPosition bySourcesOf(Position a, Position b, boolean keepNamed) {
+    boolean named = (a instanceof BinlogPosition x && !isEmpty() && x.primaryUuid.equals(primaryUuid))
+        || (b instanceof BinlogPosition y && !isEmpty() && y.primaryUuid.equals(primaryUuid));
+    return isEmpty() || named == keepNamed ? this : EMPTY;
   }
 
   @Override

@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * with untagged intervals first and then each tag in ascending order ({@code
  * uuid:1-5:7:tag_a:1-3}), groups joined by {@code ","} with no newline, lower-case.
  */
-public final class GtidSet implements Position<GtidSet> {
+public final class GtidSet implements Position {
   /** Largest GTID number MySQL accepts: {@code GNO_END - 1 = 2^63 - 2}. */
   static final long MAX_GNO = Long.MAX_VALUE - 1;
 
@@ -228,7 +228,6 @@ public final class GtidSet implements Position<GtidSet> {
    * @return {@code this} (no allocation) if it contains {@code other}, else {@code other} if it
    *     contains this set, else a new set
    */
-  @Override
   public GtidSet union(GtidSet other) {
     Objects.requireNonNull(other, "other");
     if (contains(other)) {
@@ -351,6 +350,7 @@ public final class GtidSet implements Position<GtidSet> {
    *
    * @return {@code this} when every source already has a single interval, else a new set
    */
+  @Override
   public GtidSet spanned() {
     if (intervalCount == sources.length) {
       return this;
@@ -444,7 +444,6 @@ public final class GtidSet implements Position<GtidSet> {
    * @return true if {@code other} is a subset of this set
    */
   @SuppressWarnings("ReferenceEquality") // a fast path before the comparison by value
-  @Override
   public boolean contains(GtidSet other) {
     Objects.requireNonNull(other, "other");
     if (other == this) {
@@ -468,6 +467,34 @@ public final class GtidSet implements Position<GtidSet> {
     return true;
   }
 
+  @Override
+  public Position union(Position other) {
+    return other instanceof GtidSet g ? union(g) : Positions.unionOfKinds(this, other);
+  }
+
+  @Override
+  public boolean contains(Position other) {
+    return other instanceof GtidSet g ? contains(g) : Positions.containsOfKinds(other);
+  }
+
+  @Override
+  public Position filledFrom(Position executed) {
+    return executed instanceof GtidSet g ? filledFrom(g) : this;
+  }
+
+  /** {@link #namesUuidsOf}; a position of another kind names no UUID. */
+  @Override
+  public boolean namesSourcesOf(Position other, Position also) {
+    return other instanceof GtidSet o ? namesUuidsOf(o, also instanceof GtidSet a ? a : EMPTY)
+        : Positions.namesOfKinds(other);
+  }
+
+  /** {@link #byUuidsOf}; a position of another kind names no UUID. */
+  @Override
+  public GtidSet bySourcesOf(Position a, Position b, boolean keepNamed) {
+    return byUuidsOf(a instanceof GtidSet x ? x : EMPTY, b instanceof GtidSet y ? y : EMPTY, keepNamed);
+  }
+
   /**
    * Tells whether this set has no GTIDs.
    *
@@ -489,6 +516,7 @@ public final class GtidSet implements Position<GtidSet> {
    *
    * @return the number of intervals in the canonical text
    */
+  @Override
   public int intervalCount() {
     return intervalCount;
   }
@@ -498,6 +526,7 @@ public final class GtidSet implements Position<GtidSet> {
    *
    * @return the number of sources
    */
+  @Override
   public int sourceCount() {
     return sources.length;
   }

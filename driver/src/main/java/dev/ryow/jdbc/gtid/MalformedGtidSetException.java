@@ -65,7 +65,7 @@ public final class MalformedGtidSetException extends IllegalArgumentException {
   }
 
   /** {@code c} as printable text (see {@link #appendEscaped}). */
-  static String printable(char c) {
+  public static String printable(char c) {
     StringBuilder sb = new StringBuilder(6);
     appendEscaped(sb, c);
     return sb.toString();

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * domain are refused (MariaDB refuses them in {@code gtid_slave_pos} too). {@link #toString()} orders the
  * GTIDs by domain.
  */
-public final class MariaDbGtidPosition implements Position<MariaDbGtidPosition> {
+public final class MariaDbGtidPosition implements Position {
   private static final long MAX_U32 = 0xFFFF_FFFFL;
 
   /** The position of no transaction; its text is the empty string. */
@@ -178,7 +178,7 @@ public final class MariaDbGtidPosition implements Position<MariaDbGtidPosition> 
     return -1;
   }
 
-  @Override
+  /** Whether this position has, in every domain of {@code other}, a sequence number at least as high. */
   public boolean contains(MariaDbGtidPosition other) {
     long[] o = other.gtids;
     int i = 0;
@@ -193,7 +193,7 @@ public final class MariaDbGtidPosition implements Position<MariaDbGtidPosition> 
     return true;
   }
 
-  @Override
+  /** The higher GTID of each domain of either (the server id goes with it). */
   public MariaDbGtidPosition union(MariaDbGtidPosition other) {
     if (contains(other)) {
       return this;
@@ -232,6 +232,59 @@ public final class MariaDbGtidPosition implements Position<MariaDbGtidPosition> 
   }
 
   @Override
+  public Position union(Position other) {
+    return other instanceof MariaDbGtidPosition p ? union(p) : Positions.unionOfKinds(this, other);
+  }
+
+  @Override
+  public boolean contains(Position other) {
+    return other instanceof MariaDbGtidPosition p ? contains(p) : Positions.containsOfKinds(other);
+  }
+
+  /** Its GTIDs: one per domain. */
+  @Override
+  public int intervalCount() {
+    return domainCount();
+  }
+
+  /** Its domains. */
+  @Override
+  public int sourceCount() {
+    return domainCount();
+  }
+
+  /** Whether every domain of {@code other} is a domain of this position or of {@code also}. */
+  @Override
+  public boolean namesSourcesOf(Position other, Position also) {
+    if (!(other instanceof MariaDbGtidPosition o)) {
+      return Positions.namesOfKinds(other);
+    }
+    for (int j = 0; j < o.gtids.length; j += 3) {
+      if (seqOf(o.gtids[j]) < 0 && !(also instanceof MariaDbGtidPosition a && a.seqOf(o.gtids[j]) >= 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The GTIDs of the domains {@code a} or {@code b} name (or, with {@code keepNamed} false, of the others). */
+  @Override
+  public MariaDbGtidPosition bySourcesOf(Position a, Position b, boolean keepNamed) {
+    long[] out = new long[gtids.length];
+    int n = 0;
+    for (int i = 0; i < gtids.length; i += 3) {
+      long domain = gtids[i];
+      boolean named = (a instanceof MariaDbGtidPosition x && x.seqOf(domain) >= 0)
+          || (b instanceof MariaDbGtidPosition y && y.seqOf(domain) >= 0);
+      if (named == keepNamed) {
+        System.arraycopy(gtids, i, out, n, 3);
+        n += 3;
+      }
+    }
+    return n == gtids.length ? this : n == 0 ? EMPTY : new MariaDbGtidPosition(Arrays.copyOf(out, n));
+  }
+
+  @Override
   public boolean isEmpty() {
     return gtids.length == 0;
   }
@@ -251,6 +304,44 @@ public final class MariaDbGtidPosition implements Position<MariaDbGtidPosition> 
       text = t;
     }
     return t;
+  }
+
+  /** The GTIDs of this position that {@code has} does not cover: those of a domain where {@code has} is lower or absent. */
+  public MariaDbGtidPosition notCoveredBy(MariaDbGtidPosition has) {
+    return split(has, false);
+  }
+
+  /**
+   * The part of this position that {@code has} covers: per domain of this position, its GTID where {@code has}
+   * is as high, else {@code has}'s lower GTID of that domain, if any.
+   */
+  public MariaDbGtidPosition coveredPartOf(MariaDbGtidPosition has) {
+    return split(has, true);
+  }
+
+  private MariaDbGtidPosition split(MariaDbGtidPosition has, boolean covered) {
+    long[] out = new long[gtids.length];
+    int n = 0;
+    for (int i = 0; i < gtids.length; i += 3) {
+      int at = has.indexOf(gtids[i]);
+      boolean reached = at >= 0 && has.gtids[at + 2] >= gtids[i + 2];
+      long[] src = covered && !reached ? has.gtids : gtids;
+      int from = covered && !reached ? at : i;
+      if (covered ? at >= 0 : !reached) {
+        System.arraycopy(src, from, out, n, 3);
+        n += 3;
+      }
+    }
+    return n == gtids.length && !covered ? this : n == 0 ? EMPTY : new MariaDbGtidPosition(Arrays.copyOf(out, n));
+  }
+
+  private int indexOf(long domain) {
+    for (int i = 0; i < gtids.length; i += 3) {
+      if (gtids[i] == domain) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   @Override

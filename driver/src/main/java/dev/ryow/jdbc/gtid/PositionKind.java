@@ -6,14 +6,14 @@ package dev.ryow.jdbc.gtid;
  */
 public enum PositionKind {
   /** A MySQL GTID set ({@code uuid[:tag]:intervals,...}), see {@link GtidSet}. */
-  GTID_SET('g') {
+  GTID_SET('g', "MySQL GTID set") {
     @Override
     public GtidSet parse(CharSequence text, int maxLength) {
       return GtidSet.parse(text, maxLength, Integer.MAX_VALUE);
     }
   },
   /** A MariaDB GTID position ({@code domain-server-seq,...}, one per domain), see {@link MariaDbGtidPosition}. */
-  MARIADB_GTID('d') {
+  MARIADB_GTID('d', "MariaDB GTID position") {
     @Override
     public MariaDbGtidPosition parse(CharSequence text, int maxLength) {
       return MariaDbGtidPosition.parse(text, maxLength);
@@ -23,7 +23,7 @@ public enum PositionKind {
    * A place in one MySQL primary's binary log ({@code uuid:file:offset}), for servers without GTIDs, see
    * {@link BinlogPosition}.
    */
-  BINLOG_POSITION('b') {
+  BINLOG_POSITION('b', "binary log position") {
     @Override
     public BinlogPosition parse(CharSequence text, int maxLength) {
       return BinlogPosition.parse(text, maxLength);
@@ -31,9 +31,16 @@ public enum PositionKind {
   };
 
   private final char tag;
+  private final String displayName;
 
-  PositionKind(char tag) {
+  PositionKind(char tag, String displayName) {
     this.tag = tag;
+    this.displayName = displayName;
+  }
+
+  /** What it is called in messages ({@code MySQL GTID set}, {@code MariaDB GTID position}). */
+  public String displayName() {
+    return displayName;
   }
 
   /** The letter that names this kind in a token. */
@@ -47,7 +54,7 @@ public enum PositionKind {
    *
    * @throws IllegalArgumentException if the text is not a position of this kind or is too long
    */
-  public abstract Position<?> parse(CharSequence text, int maxLength);
+  public abstract Position parse(CharSequence text, int maxLength);
 
   /**
    * The kind a token's tag names.

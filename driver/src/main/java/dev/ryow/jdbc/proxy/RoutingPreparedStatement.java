@@ -103,7 +103,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
       if (ps != null) {
         ps.close();
       }
-      String text = PipelinedWait.PREFIX + sql;
+      String text = PipelinedWait.prefix(on) + sql;
       ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, text)));
       pipelined = ps;
       pipelinedOwner = on;

@@ -7,7 +7,7 @@ import dev.ryow.jdbc.cluster.PollSnapshot;
 import dev.ryow.jdbc.cluster.ReadBound;
 import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.ServerPosition;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -68,14 +68,14 @@ public final class MonotonicReads {
    * {@code out} and returns how many servers must have their position read first ({@link #probe(int)});
    * after reading them ({@link #probed}) call {@link #finish}.
    */
-  public int plan(GtidSet writes, ReadWatermark[] states, int stateCount, ReadRequirement out) {
+  public int plan(Position writes, ReadWatermark[] states, int stateCount, ReadRequirement out) {
     probeCount = 0;
     java.util.Arrays.fill(probed, false);
     java.util.Arrays.fill(answered, false);
     int pending = snapshot(states, stateCount);
     ReadBound bound = bound(states, stateCount);
-    GtidSet all = writes.union(bound.full());
-    GtidSet ofSource = writes.union(bound.executed());
+    Position all = writes.union(bound.full());
+    Position ofSource = writes.union(bound.executed());
     String source = bound.inFlightSource();
     if (pending == 0) {
       out.set(all, ofSource, source, null, false);
@@ -142,7 +142,7 @@ public final class MonotonicReads {
     if (seen == null) {
       return;
     }
-    GtidSet fill = cluster.knownOnPrimary();
+    Position fill = cluster.knownOnPrimary();
     answered[server.index()] = true;
     for (int i = 0; i < lastPending; i++) {
       if (probeTarget[i] == server && stateOf[i] < stateCount) {
@@ -156,7 +156,7 @@ public final class MonotonicReads {
    * read, the reads it was to bound are still unbounded and only the primary may run the read. Reads that
    * became pending since the plan completed after this read began: they need not be seen.
    */
-  public void finish(GtidSet writes, ReadWatermark[] states, int stateCount, ReadRequirement out) {
+  public void finish(Position writes, ReadWatermark[] states, int stateCount, ReadRequirement out) {
     boolean stuck = false;
     for (int i = 0; i < probeCount; i++) {
       if (!answered[probes[i].index()]) {
@@ -218,22 +218,22 @@ public final class MonotonicReads {
     return true;
   }
 
-  private static GtidSet required(ReplicaEndpoint e, GtidSet all, GtidSet ofSource, @Nullable String source) {
+  private static Position required(ReplicaEndpoint e, Position all, Position ofSource, @Nullable String source) {
     return source != null && source.equals(e.serverUuid()) ? ofSource : all;
   }
 
-  private static boolean has(ReplicaEndpoint e, GtidSet all, GtidSet ofSource, @Nullable String source) {
+  private static boolean has(ReplicaEndpoint e, Position all, Position ofSource, @Nullable String source) {
     return e.knownExecuted().contains(required(e, all, ofSource, source));
   }
 
   /** May stay home: reachable, and in rotation (may wait there) or already known to have what is needed. */
-  private static boolean keepable(ReplicaEndpoint e, GtidSet all, GtidSet ofSource, @Nullable String source) {
+  private static boolean keepable(ReplicaEndpoint e, Position all, Position ofSource, @Nullable String source) {
     Health h = e.health();
     return h.reachable() && (h.inRotation() || has(e, all, ofSource, source));
   }
 
   /** Prefers a home that needs no wait, then one not behind, then the server listed first. */
-  private static boolean better(ReplicaEndpoint e, @Nullable ReplicaEndpoint than, GtidSet all, GtidSet ofSource,
+  private static boolean better(ReplicaEndpoint e, @Nullable ReplicaEndpoint than, Position all, Position ofSource,
       @Nullable String source) {
     if (than == null) {
       return true;
@@ -252,7 +252,7 @@ public final class MonotonicReads {
     return e.index() < than.index();
   }
 
-  private boolean leaveWorthy(ReplicaEndpoint home, GtidSet all, GtidSet ofSource, @Nullable String source) {
+  private boolean leaveWorthy(ReplicaEndpoint home, Position all, Position ofSource, @Nullable String source) {
     if (!home.health().inRotation() && !has(home, all, ofSource, source)) {
       return true;
     }

@@ -3,7 +3,7 @@ package dev.ryow.jdbc.route;
 import dev.ryow.jdbc.cluster.Health;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.cluster.StallRule;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -45,7 +45,7 @@ public final class ReadAdmission<S> {
    * ({@link ReplicaEndpoint}). While the primary is lost ({@code primaryLost}) a stalled replica is
    * still waited on: no cheaper server can serve the read.
    */
-  public static Step judge(GtidSet required, @Nullable GtidSet verified, GtidSet knownExecuted, Health health,
+  public static Step judge(Position required, @Nullable Position verified, Position knownExecuted, Health health,
       boolean stalled, boolean primaryLost) {
     if (required.isEmpty() || (verified != null && verified.contains(required)) || knownExecuted.contains(required)) {
       return Step.READ_NOW;
@@ -140,7 +140,7 @@ public final class ReadAdmission<S> {
    * took because replicas left rotation.
    */
   public static boolean skippedOutOfRotation(
-      List<ReplicaEndpoint> servers, GtidSet required, @Nullable ReplicaEndpoint exclude) {
+      List<ReplicaEndpoint> servers, Position required, @Nullable ReplicaEndpoint exclude) {
     for (ReplicaEndpoint e : servers) {
       if (e != exclude && e.health().reachable() && !e.health().inRotation() && !e.knownExecuted().contains(required)) {
         return true;

@@ -2,7 +2,8 @@ package dev.ryow.jdbc.route;
 
 import dev.ryow.jdbc.cluster.ReadBound;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * each read (no allocation).
  */
 public final class ReadRequirement {
-  private GtidSet forAll = GtidSet.EMPTY;
-  private GtidSet forSource = GtidSet.EMPTY;
+  private Position forAll = Positions.EMPTY;
+  private Position forSource = Positions.EMPTY;
   private @Nullable String source;
   private @Nullable ReplicaEndpoint home;
   private boolean primaryOnly;
@@ -21,12 +22,12 @@ public final class ReadRequirement {
   private long maxLagMillis = Long.MAX_VALUE;
 
   /** A requirement for plain read-your-writes: any replica with {@code watermark}. */
-  public static ReadRequirement of(GtidSet watermark) {
+  public static ReadRequirement of(Position watermark) {
     return new ReadRequirement().plain(watermark);
   }
 
   /** Read-your-writes only: any replica that has executed {@code watermark}. */
-  public ReadRequirement plain(GtidSet watermark) {
+  public ReadRequirement plain(Position watermark) {
     forAll = watermark;
     forSource = watermark;
     source = null;
@@ -46,7 +47,7 @@ public final class ReadRequirement {
     return this;
   }
 
-  void set(GtidSet all, GtidSet ofSource, @Nullable String sourceUuid, @Nullable ReplicaEndpoint homeServer,
+  void set(Position all, Position ofSource, @Nullable String sourceUuid, @Nullable ReplicaEndpoint homeServer,
       boolean onlyThePrimary) {
     forAll = all;
     forSource = ofSource;
@@ -58,13 +59,13 @@ public final class ReadRequirement {
   }
 
   /** The set {@code server} must have executed before it runs the read. */
-  public GtidSet of(ReplicaEndpoint server) {
+  public Position of(ReplicaEndpoint server) {
     String s = source;
     return s != null && s.equals(server.serverUuid()) ? forSource : forAll;
   }
 
   /** The set any server but the in-flight source must have: the most any server needs. */
-  public GtidSet forAll() {
+  public Position forAll() {
     return forAll;
   }
 

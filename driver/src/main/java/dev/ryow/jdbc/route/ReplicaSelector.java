@@ -4,7 +4,7 @@ import dev.ryow.jdbc.cluster.Health;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.cluster.StallRule;
 import dev.ryow.jdbc.config.SelectionStrategy;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -41,7 +41,7 @@ public final class ReplicaSelector {
    */
   public static int order(
       List<ReplicaEndpoint> servers,
-      GtidSet watermark,
+      Position watermark,
       SelectionStrategy strategy,
       int start,
       ReplicaEndpoint[] out,

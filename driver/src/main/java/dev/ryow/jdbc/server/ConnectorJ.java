@@ -38,6 +38,9 @@ public final class ConnectorJ {
   private static final int NEWEST_MAJOR = 26;
 
   private final Driver driver;
+  /** Each host's flavour when it was last reached (by {@code host:port}): a hint, checked on every connect. */
+  private final java.util.concurrent.ConcurrentHashMap<String, ServerFlavor> flavors =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * Loads Connector/J and checks that its version is supported.
@@ -95,14 +98,24 @@ public final class ConnectorJ {
   public PhysicalConnection openPrimary(RyowConfig config, HostSpec host, Consumer<String> ownGtidSink)
       throws SQLException {
     boolean ownGtid = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.OWN_GTID;
-    Properties props = config.connectorProperties();
-    if (ownGtid) {
-      props.setProperty("trackSessionState", "true");
+    return open(config, host, ServerRole.PRIMARY, config.connectorProperties(), ownGtid ? ownGtidSink : null);
+  }
+
+  /**
+   * What a primary in {@code own_gtid} mode needs from Connector/J: session-state tracking, and on MySQL
+   * {@code session_track_gtids=OWN_GTID} (MariaDB has no such variable: {@link LastGtidTracker} adds
+   * {@code last_gtid} to the tracked variables once connected).
+   */
+  private static Properties trackingOwnGtids(Properties base, ServerFlavor flavor) {
+    Properties props = new Properties();
+    props.putAll(base);
+    props.setProperty("trackSessionState", "true");
+    if (flavor == ServerFlavor.MYSQL) {
       String existing = props.getProperty("sessionVariables");
       props.setProperty(
           "sessionVariables", existing == null || existing.isBlank() ? TRACK_OWN_GTID : existing + "," + TRACK_OWN_GTID);
     }
-    return open(config, host, ServerRole.PRIMARY, props, ownGtid ? ownGtidSink : null);
+    return props;
   }
 
   /**
@@ -128,24 +141,35 @@ public final class ConnectorJ {
   }
 
   private PhysicalConnection open(
-      RyowConfig config, HostSpec host, ServerRole role, Properties props, @Nullable Consumer<String> sink)
+      RyowConfig config, HostSpec host, ServerRole role, Properties base, @Nullable Consumer<String> sink)
       throws SQLException {
     String url = "jdbc:mysql://" + host.address() + "/" + urlEncode(config.database());
+    // The flavour this host had last time: a MariaDB primary is opened without MySQL's session_track_gtids.
+    ServerFlavor hint = flavors.getOrDefault(host.address(), ServerFlavor.MYSQL);
+    Properties props = sink == null ? base : trackingOwnGtids(base, hint);
     Connection connection;
     try {
       connection = driver.connect(url, props);
     } catch (SQLException e) {
-      // MariaDB refuses session_track_gtids (unknown system variable): say what the server is instead.
-      if (e.getErrorCode() == UNKNOWN_SYSTEM_VARIABLE) {
-        refuseMariaDb(config, host, role, url, e);
+      // MariaDB refuses session_track_gtids (unknown system variable): open it the MariaDB way.
+      if (e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE || sink == null || !isMariaDb(config, url, e)) {
+        throw e;
       }
-      throw e;
+      flavors.put(host.address(), ServerFlavor.MARIADB);
+      hint = ServerFlavor.MARIADB;
+      connection = driver.connect(url, trackingOwnGtids(base, hint));
     }
     if (connection == null) {
       throw new SQLNonTransientConnectionException("Connector/J refused the URL " + url, "08001");
     }
     try {
-      ServerIdentity identity = probe(connection, host, role, sink != null);
+      ServerIdentity identity = probe(connection, host, role, sink != null, hint);
+      flavors.put(host.address(), identity.flavor());
+      if (sink != null && identity.flavor() != hint) {
+        // The server changed flavour since last time (a rare redeployment): open it again with what it needs.
+        connection.close();
+        return open(config, host, role, base, sink);
+      }
       return new PhysicalConnection(connection, host, role, identity, sink, config.clusterName());
     } catch (SQLException | RuntimeException e) {
       try {
@@ -157,10 +181,25 @@ public final class ConnectorJ {
     }
   }
 
-  private static ServerIdentity probe(Connection connection, HostSpec host, ServerRole role, boolean ownGtid)
-      throws SQLException {
-    try (Statement statement = connection.createStatement();
-        ResultSet rs = executeProbe(statement, connection, host, role)) {
+  private static ServerIdentity probe(
+      Connection connection, HostSpec host, ServerRole role, boolean ownGtid, ServerFlavor hint) throws SQLException {
+    if (hint == ServerFlavor.MARIADB && ServerFlavor.ofVersion(versionOf(connection)) == ServerFlavor.MARIADB) {
+      return probeMariaDb(connection);
+    }
+    ResultSet rs;
+    Statement statement = connection.createStatement();
+    try {
+      rs = statement.executeQuery(PROBE_SQL);
+    } catch (SQLException e) {
+      statement.close();
+      // MariaDB has no gtid_mode, session_track_gtids or server_uuid.
+      if (e.getErrorCode() == UNKNOWN_SYSTEM_VARIABLE
+          && ServerFlavor.ofVersion(versionOf(connection)) == ServerFlavor.MARIADB) {
+        return probeMariaDb(connection);
+      }
+      throw e;
+    }
+    try (statement; rs) {
       rs.next();
       String gtidMode = rs.getString(1);
       if (!"ON".equalsIgnoreCase(gtidMode)) {
@@ -179,51 +218,31 @@ public final class ConnectorJ {
     }
   }
 
+  private static ServerIdentity probeMariaDb(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(MariaDbServer.PROBE_SQL)) {
+      rs.next();
+      return MariaDbServer.identity(rs);
+    }
+  }
+
+  /** The version the server sent in its handshake (no round trip). */
+  private static String versionOf(Connection connection) throws SQLException {
+    java.sql.DatabaseMetaData meta = connection.getMetaData();
+    String version = meta == null ? null : meta.getDatabaseProductVersion();
+    return version == null ? "" : version;
+  }
+
   /** MySQL's and MariaDB's error for {@code SET}/{@code SELECT} of a variable the server does not have. */
   private static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
 
-  private static ResultSet executeProbe(Statement statement, Connection connection, HostSpec host, ServerRole role)
-      throws SQLException {
-    try {
-      return statement.executeQuery(PROBE_SQL);
-    } catch (SQLException e) {
-      if (e.getErrorCode() == UNKNOWN_SYSTEM_VARIABLE) {
-        requireMySql(connection.getMetaData().getDatabaseProductVersion(), host, role, e);
-      }
-      throw e;
-    }
-  }
-
-  /** After a connect refused for an unknown variable: a plain connection tells whether the server is MariaDB. */
-  private void refuseMariaDb(RyowConfig config, HostSpec host, ServerRole role, String url, SQLException cause)
-      throws SQLException {
-    String version;
+  /** After a connect refused for an unknown variable: whether a plain connection finds a MariaDB server. */
+  private boolean isMariaDb(RyowConfig config, String url, SQLException cause) {
     try (Connection plain = driver.connect(url, config.connectorProperties())) {
-      if (plain == null) {
-        return;
-      }
-      version = plain.getMetaData().getDatabaseProductVersion();
+      return plain != null && ServerFlavor.ofVersion(versionOf(plain)) == ServerFlavor.MARIADB;
     } catch (SQLException e) {
       cause.addSuppressed(e);
-      return;
-    }
-    requireMySql(version, host, role, cause);
-  }
-
-  /**
-   * Refuses a MariaDB server with a message that says so ({@link ServerFlavor}): its GTIDs, waits and health
-   * differ from MySQL's, and routing does not use the MariaDB adapters yet.
-   */
-  static void requireMySql(String version, HostSpec host, ServerRole role, SQLException cause)
-      throws SQLNonTransientConnectionException {
-    if (ServerFlavor.ofVersion(version) == ServerFlavor.MARIADB) {
-      SQLNonTransientConnectionException e = new SQLNonTransientConnectionException(
-          "The " + role.name().toLowerCase(java.util.Locale.ROOT) + " " + host + " is MariaDB (" + version
-              + "): this ryow-jdbc routes reads over MySQL GTID replication only; MariaDB primaries and replicas"
-              + " are not supported yet (use jdbc:mysql: or jdbc:mariadb: directly for them).",
-          "08004");
-      e.initCause(cause);
-      throw e;
+      return false;
     }
   }
 

@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Captures the GTIDs a MariaDB primary gives one session's writes. MariaDB has no GTID tracker: with
@@ -32,6 +33,7 @@ public final class LastGtidTracker implements SessionStateChangesListener {
       + " CONCAT_WS(',', NULLIF(@@session.session_track_system_variables, ''), 'last_gtid')";
 
   private final Connection connection;
+  private @Nullable ServerSessionStateController controller;
   private MariaDbGtidPosition captured = MariaDbGtidPosition.EMPTY;
   /** Reports since the last {@link #afterWrite}. */
   private int reports;
@@ -47,12 +49,30 @@ public final class LastGtidTracker implements SessionStateChangesListener {
    */
   public static LastGtidTracker attach(Connection physical) throws SQLException {
     LastGtidTracker tracker = new LastGtidTracker(physical);
-    try (Statement s = physical.createStatement()) {
+    tracker.listen();
+    return tracker;
+  }
+
+  private void listen() throws SQLException {
+    try (Statement s = connection.createStatement()) {
       s.execute(TRACK);
     }
-    ServerSessionStateController controller = physical.unwrap(MysqlConnection.class).getServerSessionStateController();
-    controller.addSessionStateChangesListener(tracker);
-    return tracker;
+    ServerSessionStateController current = connection.unwrap(MysqlConnection.class).getServerSessionStateController();
+    current.addSessionStateChangesListener(this);
+    controller = current;
+  }
+
+  /**
+   * Whether the listener is still registered on the connection's current session (a reconnect inside
+   * Connector/J replaces the controller and starts a session without {@code last_gtid} tracking). When it is
+   * not, it tracks again and returns false: the writes of the gap must be captured another way.
+   */
+  boolean intact() throws SQLException {
+    if (connection.unwrap(MysqlConnection.class).getServerSessionStateController() == controller) {
+      return true;
+    }
+    listen();
+    return false;
   }
 
   @Override

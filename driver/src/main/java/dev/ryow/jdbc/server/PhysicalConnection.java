@@ -3,6 +3,10 @@ package dev.ryow.jdbc.server;
 import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.MariaDbGtidPosition;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.PositionKind;
+import dev.ryow.jdbc.gtid.Positions;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -61,6 +65,9 @@ public final class PhysicalConnection implements AutoCloseable {
   private final ServerRole role;
   private final ServerIdentity identity;
   private final @Nullable GtidTracker tracker;
+  /** MariaDB's capture ({@code last_gtid}), for a MariaDB primary in {@code own_gtid} mode. */
+  private final @Nullable LastGtidTracker lastGtid;
+  private final boolean mariaDb;
   private volatile @Nullable PreparedStatement waitStatement;
   private @Nullable String waitStatementDatabase;
   /** Orders {@link #cancelWait} against the end of a wait: no cancel reaches the server after a wait ended. */
@@ -81,7 +88,19 @@ public final class PhysicalConnection implements AutoCloseable {
     this.host = host;
     this.role = role;
     this.identity = identity;
-    this.tracker = ownGtidSink == null ? null : GtidTracker.attach(connection, ownGtidSink, clusterName);
+    this.mariaDb = identity.flavor() == ServerFlavor.MARIADB;
+    this.tracker = ownGtidSink == null || mariaDb ? null : GtidTracker.attach(connection, ownGtidSink, clusterName);
+    this.lastGtid = ownGtidSink != null && mariaDb ? LastGtidTracker.attach(connection) : null;
+  }
+
+  /** MySQL or MariaDB. */
+  public ServerFlavor flavor() {
+    return identity.flavor();
+  }
+
+  /** The kind of the positions this server's GTIDs are: a MySQL GTID set or a MariaDB GTID position. */
+  public PositionKind positionKind() {
+    return mariaDb ? PositionKind.MARIADB_GTID : PositionKind.GTID_SET;
   }
 
   /** The JDBC connection; statements of the application run on it. */
@@ -109,7 +128,11 @@ public final class PhysicalConnection implements AutoCloseable {
    * When it returns false (the listener was lost to a reconnect or saw garbage), it re-registers,
    * and the caller must capture with {@link #readExecutedGtids()} to cover the gap.
    */
-  public boolean ownGtidTrackingIntact() {
+  public boolean ownGtidTrackingIntact() throws SQLException {
+    LastGtidTracker l = lastGtid;
+    if (l != null) {
+      return l.intact();
+    }
     GtidTracker t = tracker;
     if (t == null || t.isAttached()) {
       return true;
@@ -118,8 +141,22 @@ public final class PhysicalConnection implements AutoCloseable {
     return false;
   }
 
-  /** {@code SELECT @@global.gtid_executed} on this connection. */
-  public GtidSet readExecutedGtids() throws SQLException {
+  /**
+   * After a write or a commit outside a transaction, on a primary in {@code own_gtid} mode: what this session
+   * wrote that did not reach the sink from the OK packets. On MySQL nothing (every GTID arrives in the OK
+   * packet); on MariaDB the session's {@code last_gtid} reports, completed by a read of {@code @@last_gtid}
+   * whenever a report may have been missed ({@link LastGtidTracker.CaptureRule}).
+   */
+  public Position ownWritesAfterWrite() throws SQLException {
+    LastGtidTracker l = lastGtid;
+    return l == null ? Positions.EMPTY : l.afterWrite();
+  }
+
+  /** {@code SELECT @@global.gtid_executed} on this connection (MariaDB: {@code @@gtid_binlog_pos}, on a primary). */
+  public Position readExecutedGtids() throws SQLException {
+    if (mariaDb) {
+      return MariaDbServer.readExecuted(connection);
+    }
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(EXECUTED_SQL)) {
       rs.next();
@@ -134,6 +171,9 @@ public final class PhysicalConnection implements AutoCloseable {
    * cannot be read (privileges), only the first three are read and {@link ServerStatus#healthKnown()} is false.
    */
   public ServerStatus readStatus() throws SQLException {
+    if (mariaDb) {
+      return MariaDbServer.readStatus(connection);
+    }
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(STATUS_SQL)) {
       rs.next();
@@ -170,9 +210,13 @@ public final class PhysicalConnection implements AutoCloseable {
 
   /**
    * The replicas this server reports ({@code SHOW REPLICAS}: each replica's {@code report_host} and
-   * {@code report_port}, and its {@code server_uuid}); rows without a host or port are left out.
+   * {@code report_port}, and its {@code server_uuid}); rows without a host or port are left out. None on
+   * MariaDB ({@code ryow.discoverReplicas} is not supported there).
    */
   public java.util.List<ReportedReplica> readReportedReplicas() throws SQLException {
+    if (mariaDb) {
+      return java.util.List.of(); // not supported on MariaDB: its replica list has no server identity to match
+    }
     java.util.List<ReportedReplica> replicas = new java.util.ArrayList<>();
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery("SHOW REPLICAS")) {
@@ -190,6 +234,9 @@ public final class PhysicalConnection implements AutoCloseable {
 
   /** The group as this member sees it ({@code performance_schema.replication_group_members}). */
   public java.util.List<GroupMember> readGroupMembers() throws SQLException {
+    if (mariaDb) {
+      return java.util.List.of(); // no Group Replication on MariaDB
+    }
     java.util.List<GroupMember> members = new java.util.ArrayList<>();
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(GROUP_MEMBERS_SQL)) {
@@ -209,6 +256,9 @@ public final class PhysicalConnection implements AutoCloseable {
    * everything this server had made visible before the call (see {@link ServerPosition}).
    */
   public ServerPosition readPosition() throws SQLException {
+    if (mariaDb) {
+      return MariaDbServer.readPosition(connection, role);
+    }
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(POSITION_SQL)) {
       rs.next();
@@ -229,13 +279,19 @@ public final class PhysicalConnection implements AutoCloseable {
    * has all of it), the part it has, and whether the server is read-only, asked in the same statement: a
    * read-only server that lacks part of a set may just not be the writable primary any more.
    */
-  public record ExecutedSplit(GtidSet missing, GtidSet kept, boolean readOnly) {}
+  public record ExecutedSplit(Position missing, Position kept, boolean readOnly) {}
 
   /**
    * Whether this server has executed all of {@code watermark} ({@code GTID_SUBSET} against its
    * {@code gtid_executed}) and, if not, which part; and whether it is read-only now.
    */
-  public ExecutedSplit splitByExecuted(GtidSet watermark) throws SQLException {
+  public ExecutedSplit splitByExecuted(Position watermark) throws SQLException {
+    if (mariaDb) {
+      if (!(watermark instanceof MariaDbGtidPosition m)) {
+        return new ExecutedSplit(watermark, Positions.EMPTY, false);
+      }
+      return MariaDbServer.splitByExecuted(connection, m);
+    }
     String text = watermark.toString();
     try (PreparedStatement ps = connection.prepareStatement(LOST_SQL)) {
       for (int i = 1; i <= 4; i++) {
@@ -262,7 +318,7 @@ public final class PhysicalConnection implements AutoCloseable {
    *
    * @throws SQLException only when the connection itself failed; other errors are {@link WaitOutcome#FAILED}
    */
-  public WaitOutcome waitFor(GtidSet set, BigDecimal timeoutSeconds) throws SQLException {
+  public WaitOutcome waitFor(Position set, BigDecimal timeoutSeconds) throws SQLException {
     PreparedStatement ps;
     try {
       ps = waitStatement;
@@ -273,7 +329,7 @@ public final class PhysicalConnection implements AutoCloseable {
         if (ps != null) {
           ps.close();
         }
-        ps = connection.prepareStatement(WAIT_SQL);
+        ps = connection.prepareStatement(mariaDb ? MariaDbServer.WAIT_SQL : WAIT_SQL);
         waitStatement = ps;
         waitStatementDatabase = database;
       }
@@ -298,7 +354,8 @@ public final class PhysicalConnection implements AutoCloseable {
       if (rs.wasNull()) {
         return WaitOutcome.FAILED;
       }
-      return answer == 0 ? WaitOutcome.REACHED : answer == 1 ? WaitOutcome.TIMED_OUT : WaitOutcome.FAILED;
+      int timedOut = mariaDb ? MariaDbServer.WAIT_TIMED_OUT : 1;
+      return answer == 0 ? WaitOutcome.REACHED : answer == timedOut ? WaitOutcome.TIMED_OUT : WaitOutcome.FAILED;
     } catch (SQLException e) {
       if (waitCancelled) {
         return WaitOutcome.CANCELLED;

@@ -1,6 +1,6 @@
 package dev.ryow.jdbc.server;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -21,15 +21,20 @@ public final class PipelinedWait {
   public static final String PREFIX =
       "DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET(?, ?) = 0 THEN 0 ELSE GTID_SUBSET('" + NOT_REACHED + "', '') END;\n";
 
-  /** Parameters {@link #PREFIX} binds before the read's own. */
+  /** Parameters {@link #PREFIX} (and MariaDB's, {@link MariaDbWait#PREFIX}) binds before the read's own. */
   public static final int PARAMETERS = 2;
+
+  /** The prefix for a read on {@code replica}: {@link #PREFIX}, or {@link MariaDbWait#PREFIX} on MariaDB. */
+  public static String prefix(PhysicalConnection replica) {
+    return replica.flavor() == ServerFlavor.MARIADB ? MariaDbWait.PREFIX : PREFIX;
+  }
 
   private PipelinedWait() {}
 
   /** What one pipelined read waits for: the set, and the seconds the wait may take. */
   public interface Request {
     /** The GTID set the replica must have executed before the read runs. */
-    GtidSet waitFor();
+    Position waitFor();
 
     /** The wait's timeout in seconds ({@code ryow.waitTimeout}, or what is left of the query timeout). */
     BigDecimal waitSeconds();
@@ -41,10 +46,13 @@ public final class PipelinedWait {
     ps.setBigDecimal(2, request.waitSeconds());
   }
 
-  /** Whether {@code e} is the prefix saying the wait did not reach its set (the read did not run). */
+  /**
+   * Whether {@code e} is the prefix saying the wait did not reach its set (the read did not run): MySQL's or
+   * MariaDB's ({@link MariaDbWait#notReached}).
+   */
   public static boolean notReached(SQLException e) {
     String message = e.getMessage();
-    return e.getErrorCode() == 1772 && message != null && message.contains(NOT_REACHED);
+    return (e.getErrorCode() == 1772 && message != null && message.contains(NOT_REACHED)) || MariaDbWait.notReached(e);
   }
 
   /**

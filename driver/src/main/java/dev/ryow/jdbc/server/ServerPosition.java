@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.server;
 
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 
 /**
  * What one read of a server's {@code @@global.gtid_owned} and then {@code @@global.gtid_executed}
@@ -13,10 +14,10 @@ import dev.ryow.jdbc.gtid.GtidSet;
  * @param owned the GTIDs of {@code @@global.gtid_owned} (transactions being applied or committed now),
  *     without their owners' thread ids
  */
-public record ServerPosition(GtidSet executed, GtidSet owned) {
+public record ServerPosition(Position executed, Position owned) {
 
   /** Everything the server may have made visible before the read: {@code executed} ∪ {@code owned}. */
-  public GtidSet visibleBound() {
+  public Position visibleBound() {
     return executed.union(owned);
   }
 

@@ -1,6 +1,7 @@
 package dev.ryow.jdbc.server;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import java.util.List;
 
 /**
@@ -30,8 +31,8 @@ import java.util.List;
  */
 public record ServerStatus(
     String serverUuid,
-    GtidSet gtidExecuted,
-    GtidSet gtidOwned,
+    Position gtidExecuted,
+    Position gtidOwned,
     boolean readOnly,
     int replicaChannels,
     boolean receiverRunning,
@@ -48,7 +49,7 @@ public record ServerStatus(
   }
 
   /** A status of a server whose channels are not delayed and whose sources are not known. */
-  public ServerStatus(String serverUuid, GtidSet gtidExecuted, GtidSet gtidOwned, boolean readOnly, int replicaChannels,
+  public ServerStatus(String serverUuid, Position gtidExecuted, Position gtidOwned, boolean readOnly, int replicaChannels,
       boolean receiverRunning, boolean applierRunning, long applierLagMillis, String lastError, boolean healthKnown,
       String groupMemberState) {
     this(serverUuid, gtidExecuted, gtidOwned, readOnly, replicaChannels, receiverRunning, applierRunning,
@@ -56,9 +57,9 @@ public record ServerStatus(
   }
 
   /** A status whose owned set is empty (nothing being committed). */
-  public ServerStatus(String serverUuid, GtidSet gtidExecuted, boolean readOnly, int replicaChannels,
+  public ServerStatus(String serverUuid, Position gtidExecuted, boolean readOnly, int replicaChannels,
       boolean receiverRunning, boolean applierRunning, long applierLagMillis, String lastError, boolean healthKnown) {
-    this(serverUuid, gtidExecuted, GtidSet.EMPTY, readOnly, replicaChannels, receiverRunning, applierRunning,
+    this(serverUuid, gtidExecuted, Positions.EMPTY, readOnly, replicaChannels, receiverRunning, applierRunning,
         applierLagMillis, lastError, healthKnown, "");
   }
 

@@ -1,6 +1,6 @@
 package dev.ryow.jdbc.session;
 
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
 import dev.ryow.jdbc.sql.StatementKind;
@@ -35,7 +35,7 @@ public class Execution implements PipelinedWait.Request {
   private @Nullable PhysicalConnection on;
   /** {@link #on} belongs to this execution (it keeps the last execution's until then: see the class comment). */
   private boolean begun;
-  private @Nullable GtidSet pipelinedWait;
+  private @Nullable Position pipelinedWait;
   private BigDecimal waitSeconds = BigDecimal.ZERO;
   /** The router sent it to the replicas (it may still have been placed on the primary). */
   boolean replicaRoute;
@@ -156,7 +156,7 @@ public class Execution implements PipelinedWait.Request {
 
   /** The wait sent with the query: set by the session when the replica must wait for {@code set}. */
   @SuppressWarnings("ReferenceEquality") // the same objects: nothing to store (see the class comment)
-  void pipeline(@Nullable GtidSet set, BigDecimal seconds) {
+  void pipeline(@Nullable Position set, BigDecimal seconds) {
     if (pipelinedWait != set) {
       pipelinedWait = set;
     }
@@ -166,7 +166,7 @@ public class Execution implements PipelinedWait.Request {
   }
 
   @Override
-  public final GtidSet waitFor() {
+  public final Position waitFor() {
     return Objects.requireNonNull(pipelinedWait, "no pipelined wait");
   }
 

@@ -75,7 +75,7 @@ final class PrimaryLink {
     this.primary = opened;
     if (!standIn) {
       try {
-        cluster.distinctServers().verify(primary.host(), primary.identity().serverUuid(), connector, config);
+        cluster.distinctServers().verify(primary.host(), primary.identity(), connector, config);
       } catch (SQLException e) {
         primary.close();
         throw e;

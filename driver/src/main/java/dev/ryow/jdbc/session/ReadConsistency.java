@@ -11,11 +11,13 @@ import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.cluster.Watermark;
 import dev.ryow.jdbc.config.UnknownGtidPolicy;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.PositionKind;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.route.MonotonicReads;
 import dev.ryow.jdbc.route.ReadRequirement;
-import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PhysicalConnection.ExecutedSplit;
+import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.ServerPosition;
 import dev.ryow.jdbc.server.Sql;
 import java.sql.SQLDataException;
@@ -80,6 +82,11 @@ public final class ReadConsistency {
   private long watermarkGrewAt;
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
+  /**
+   * A write or commit on the primary since the primary connection last said what it captured beyond the OK
+   * packets ({@link dev.ryow.jdbc.server.PhysicalConnection#ownWritesAfterWrite}: nothing on MySQL).
+   */
+  private boolean ownCapturePending;
   /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
   private @Nullable ConsistencyMode modeOverride;
 
@@ -117,10 +124,10 @@ public final class ReadConsistency {
       captureIfDue();
     }
     forgetWhatThePrimaryLacks();
-    GtidSet required = mode == ConsistencyMode.NONE ? GtidSet.EMPTY : requiredFor(mode, scope);
+    Position required = mode == ConsistencyMode.NONE ? Positions.EMPTY : requiredFor(mode, scope);
     int scopes = monotonicReads ? readScopes(mode, scope) : 0;
-    GtidSet fromTokens = scopes == 0 ? GtidSet.EMPTY : unverifiedReads(scopes);
-    GtidSet checked = fromTokens.isEmpty() ? required : required.union(fromTokens);
+    Position fromTokens = scopes == 0 ? Positions.EMPTY : unverifiedReads(scopes);
+    Position checked = fromTokens.isEmpty() ? required : required.union(fromTokens);
     if (!checked.isEmpty() && !primaryKnowsAll(checked, scopes)) {
       return null;
     }
@@ -158,10 +165,12 @@ public final class ReadConsistency {
   /** A statement may have written on the primary (or a transaction ended): capture before the next replica read. */
   void captureDue() {
     captureDue = true;
+    ownCapturePending = true;
   }
 
   /** After an autocommit write outside a transaction: in query mode, capture now if other connections read our writes. */
   void captureAfterWrite() throws SQLException {
+    ownCapturedAfterWrite();
     if (queryCapture && captureDue && sharesWrites()) {
       captureWithQuery();
     }
@@ -169,8 +178,23 @@ public final class ReadConsistency {
 
   /** After a commit: in query mode, capture now if other connections read our writes. */
   void captureAfterCommit() throws SQLException {
+    ownCapturedAfterWrite();
     if (queryCapture && sharesWrites()) {
       captureWithQuery();
+    }
+  }
+
+  /**
+   * In own_gtid mode, after a write or commit outside a transaction: what the primary connection captured beyond
+   * the OK packets' reports (a MariaDB session's missed {@code last_gtid}) joins the watermarks.
+   */
+  private void ownCapturedAfterWrite() throws SQLException {
+    if (ownCapturePending && !queryCapture) {
+      ownCapturePending = false;
+      Position captured = primary.connection().ownWritesAfterWrite();
+      if (!captured.isEmpty()) {
+        wrote(captured);
+      }
     }
   }
 
@@ -210,8 +234,8 @@ public final class ReadConsistency {
     return n;
   }
 
-  private GtidSet unverifiedReads(int scopes) {
-    GtidSet u = GtidSet.EMPTY;
+  private Position unverifiedReads(int scopes) {
+    Position u = Positions.EMPTY;
     for (int i = 0; i < scopes; i++) {
       u = u.union(readScopes[i].bound().unverified());
     }
@@ -222,7 +246,7 @@ public final class ReadConsistency {
    * Where a monotonic read may run and what it must see ({@link MonotonicReads}); reads the position
    * of servers it leaves behind first (one round trip each, only when it leaves them).
    */
-  private ReadRequirement monotonicRequirement(GtidSet required, int scopes) throws SQLException {
+  private ReadRequirement monotonicRequirement(Position required, int scopes) throws SQLException {
     forgetReadsThePrimaryLacks(scopes);
     ReadRequirement req = requirement;
     int probes = monotonic.plan(required, readScopes, scopes, req);
@@ -301,7 +325,7 @@ public final class ReadConsistency {
    * primary has, so the writable server is looked for (one round of discovery) and asked instead. Null when
    * no writable server answers: nothing may then be taken as lost or forged.
    */
-  private @Nullable ExecutedSplit askPrimary(GtidSet set) throws SQLException {
+  private @Nullable ExecutedSplit askPrimary(Position set) throws SQLException {
     PhysicalConnection p = primary.current() ? primary.connection() : primary.ensure();
     ExecutedSplit split = p.splitByExecuted(set);
     if (split.missing().isEmpty() || !split.readOnly()) {
@@ -344,10 +368,10 @@ public final class ReadConsistency {
   }
 
   /** The GTIDs a replica must have executed before this read, for {@code mode}. */
-  private GtidSet requiredFor(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
-    GtidSet own = watermark.current();
+  private Position requiredFor(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
+    Position own = watermark.current();
     return switch (mode) {
-      case NONE -> GtidSet.EMPTY;
+      case NONE -> Positions.EMPTY;
       case CONNECTION -> own;
       case SCOPE -> scope == null ? own : own.union(scope.gtids());
       case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
@@ -362,7 +386,7 @@ public final class ReadConsistency {
    * connection forgets the unknown GTIDs of its own watermark), or fails. When the primary cannot be
    * asked (it is away), the read goes ahead and waits as usual, bounded by {@code ryow.waitTimeout}.
    */
-  private boolean primaryKnowsAll(GtidSet required, int scopes) throws SQLException {
+  private boolean primaryKnowsAll(Position required, int scopes) throws SQLException {
     if (cluster.knownOnPrimary().contains(required)) {
       verifiedReads(required, scopes);
       return true;
@@ -398,7 +422,7 @@ public final class ReadConsistency {
     }
     cluster.metrics().unknownGtidRead();
     LOG.debug("[{}] watermark names GTIDs the primary never executed; reading on the primary", cluster.name());
-    GtidSet own = watermark.current();
+    Position own = watermark.current();
     if (!own.isEmpty() && !cluster.knownOnPrimary().contains(own)) {
       forgetLost(own);
     }
@@ -411,13 +435,13 @@ public final class ReadConsistency {
     return false;
   }
 
-  private void verifiedReads(GtidSet executedByPrimary, int scopes) {
+  private void verifiedReads(Position executedByPrimary, int scopes) {
     for (int i = 0; i < scopes; i++) {
       readScopes[i].verified(executedByPrimary);
     }
   }
 
-  private static String abbreviate(GtidSet set) {
+  private static String abbreviate(Position set) {
     String text = set.toString();
     return text.length() <= 120 ? text : text.substring(0, 117) + "...";
   }
@@ -426,7 +450,7 @@ public final class ReadConsistency {
    * GTIDs of writes of ours (from the primary's OK packet, or a query capture): they join this
    * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
    */
-  void wrote(GtidSet gtids) {
+  void wrote(Position gtids) {
     advanced(cluster.wrote(gtids));
   }
 
@@ -437,24 +461,24 @@ public final class ReadConsistency {
    * @throws dev.ryow.jdbc.gtid.MalformedGtidSetException when {@code reported} is not a GTID set
    */
   void wrote(String reported) {
-    GtidSet covering = cluster.wroteNext(reported, watermark);
+    Position covering = cluster.wroteNext(reported, watermark);
     if (covering != null) {
       grew(covering);
       return;
     }
-    GtidSet gtids = GtidSet.parse(reported);
+    Position gtids = PositionKind.GTID_SET.parse(reported, Integer.MAX_VALUE); // MySQL's tracker only reports
     if (!gtids.isEmpty()) {
       advanced(cluster.wrote(gtids));
     }
   }
 
-  private void advanced(GtidSet covering) {
+  private void advanced(Position covering) {
     watermark.advance(covering);
     grew(covering);
   }
 
   /** The watermark grew by {@code covering}: it joins the scope bound to the thread, if any. */
-  private void grew(GtidSet covering) {
+  private void grew(Position covering) {
     watermarkGrewAt = cluster.primaryPollsSent();
     ConsistencyScope scope = ConsistencyScope.current();
     if (scope != null) {
@@ -473,7 +497,7 @@ public final class ReadConsistency {
     if (position.pollTicket() - watermarkGrewAt <= 0 || !primary.current()) {
       return;
     }
-    GtidSet wm = watermark.current();
+    Position wm = watermark.current();
     if (wm.isEmpty() || position.executed().contains(wm)) {
       return;
     }
@@ -481,7 +505,7 @@ public final class ReadConsistency {
     forgetLost(wm);
   }
 
-  private void forgetLost(GtidSet wm) throws SQLException {
+  private void forgetLost(Position wm) throws SQLException {
     plans.unstable();
     ExecutedSplit split = askPrimary(wm);
     if (split != null && !split.missing().isEmpty() && watermark.forget(wm, split.kept())) {
@@ -503,7 +527,7 @@ public final class ReadConsistency {
     if (watermarkCheckedEpoch == epoch) {
       return;
     }
-    GtidSet wm = watermark.current();
+    Position wm = watermark.current();
     if (!wm.isEmpty() && !cluster.primaryPosition().executed().contains(wm)) {
       forgetLost(wm);
     }
@@ -533,8 +557,8 @@ public final class ReadConsistency {
       captureIfDue();
     }
     TokenCodec codec = cluster.tokenCodec();
-    GtidSet own = watermark.current();
-    GtidSet seen = GtidSet.EMPTY;
+    Position own = watermark.current();
+    Position seen = Positions.EMPTY;
     List<String> pending = List.of();
     if (monotonicReads) {
       reads.resolve(cluster);
@@ -556,14 +580,14 @@ public final class ReadConsistency {
    * Compacts the watermark exactly: fills its gaps from the primary's {@code gtid_executed}, read now
    * (one statement; only for a token that would not fit its bounds otherwise).
    */
-  private GtidSet filledOnPrimary(GtidSet own) throws SQLException {
+  private Position filledOnPrimary(Position own) throws SQLException {
     watermark.advance(own.filledFrom(primaryExecutedNow()));
     return watermark.current();
   }
 
   /** The primary's {@code gtid_executed}, read now (one statement), which the cluster then knows it has. */
-  private GtidSet primaryExecutedNow() throws SQLException {
-    GtidSet executed = primary.ensure().readExecutedGtids();
+  private Position primaryExecutedNow() throws SQLException {
+    Position executed = primary.ensure().readExecutedGtids();
     cluster.metrics().gtidQuery();
     cluster.primaryHas(executed);
     return executed;
@@ -571,6 +595,13 @@ public final class ReadConsistency {
 
   public void mergeConsistencyToken(String token) throws SQLException {
     TokenCodec.Contents contents = cluster.tokenCodec().read(token);
+    Position all = contents.all();
+    PositionKind kind = primary.connection().positionKind(); // from the login's identity: no round trip
+    if (!all.isEmpty() && all.kind() != kind) {
+      throw new SQLNonTransientException("[" + cluster.name() + "] The consistency token names a "
+          + all.kind().displayName() + ", but this cluster's servers use the " + kind.displayName()
+          + " kind: a token made for another cluster cannot be merged.", "22023");
+    }
     watermark.advance(contents.writes());
     watermarkGrewAt = cluster.primaryPollsSent();
     if (monotonicReads) {

@@ -2,7 +2,8 @@ package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,15 +20,15 @@ import org.jspecify.annotations.Nullable;
 final class ReadPlanCache {
   private @Nullable ReplicaEndpoint home;
   private @Nullable ConsistencyMode mode;
-  private GtidSet own = GtidSet.EMPTY;
-  private GtidSet jvmWrites = GtidSet.EMPTY;
+  private Position own = Positions.EMPTY;
+  private Position jvmWrites = Positions.EMPTY;
   private long clusterVersion;
   private long readsVersion;
   private long jvmReadsVersion;
 
   private @Nullable ConsistencyMode nextMode;
-  private GtidSet nextOwn = GtidSet.EMPTY;
-  private GtidSet nextJvmWrites = GtidSet.EMPTY;
+  private Position nextOwn = Positions.EMPTY;
+  private Position nextJvmWrites = Positions.EMPTY;
   private long nextClusterVersion;
   private long nextReadsVersion;
   private long nextJvmReadsVersion;
@@ -36,7 +37,7 @@ final class ReadPlanCache {
   /** The remembered home if the plan's inputs are these, else null. */
   // A cache keyed on identity: the same immutable sets mean the same plan (an equal copy only misses).
   @SuppressWarnings("ReferenceEquality")
-  @Nullable ReplicaEndpoint home(ConsistencyMode mode, GtidSet own, GtidSet jvmWrites, long clusterVersion,
+  @Nullable ReplicaEndpoint home(ConsistencyMode mode, Position own, Position jvmWrites, long clusterVersion,
       long readsVersion, long jvmReadsVersion) {
     ReplicaEndpoint h = home;
     return h != null
@@ -50,7 +51,7 @@ final class ReadPlanCache {
   }
 
   /** A plan starts from these inputs (read before anything else the plan reads). */
-  void begin(ConsistencyMode mode, GtidSet own, GtidSet jvmWrites, long clusterVersion, long readsVersion,
+  void begin(ConsistencyMode mode, Position own, Position jvmWrites, long clusterVersion, long readsVersion,
       long jvmReadsVersion) {
     nextMode = mode;
     nextOwn = own;

@@ -5,7 +5,8 @@ import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.route.FallbackPolicy;
 import dev.ryow.jdbc.route.ReadAdmission;
@@ -60,9 +61,9 @@ final class ReplicaSet {
    * set, and when it started.
    */
   private @Nullable Slot deferredSlot;
-  private GtidSet deferredWatermark = GtidSet.EMPTY;
+  private Position deferredWatermark = Positions.EMPTY;
   /** The replica's known position when the deferred wait was sent (to tell whether it advanced since). */
-  private GtidSet deferredKnownBefore = GtidSet.EMPTY;
+  private Position deferredKnownBefore = Positions.EMPTY;
   private long deferredSinceNanos;
 
   /** One server's physical connection of this logical connection. */
@@ -71,7 +72,7 @@ final class ReplicaSet {
     @Nullable PhysicalConnection connection;
     @Nullable SessionMirror mirror;
     /** A watermark this physical connection was seen to have (successful wait). */
-    @Nullable GtidSet verified;
+    @Nullable Position verified;
     /** Until when ({@link System#nanoTime()}) not to log in again after the server refused our credentials; 0: never refused. */
     long refusedUntilNanos;
     /** A statement ran on it outside autocommit since the last commit or rollback: it must end that transaction. */
@@ -226,7 +227,7 @@ final class ReplicaSet {
    * connection when the read runs there, null to go on ({@link #admission} records a cap or a failed wait).
    */
   private @Nullable PhysicalConnection tryCandidate(
-      Slot slot, PhysicalConnection c, GtidSet watermark, boolean wantAutoCommit, long deadlineNanos, boolean deferWait)
+      Slot slot, PhysicalConnection c, Position watermark, boolean wantAutoCommit, long deadlineNanos, boolean deferWait)
       throws SQLException {
     ReplicaEndpoint e = slot.endpoint;
     SessionMirror mirror = slot.mirror;
@@ -254,7 +255,7 @@ final class ReplicaSet {
       admission.capped(e, slot);
       return null;
     }
-    GtidSet knownBefore = e.knownExecuted();
+    Position knownBefore = e.knownExecuted();
     if (deferWait) {
       deferredSlot = slot;
       deferredWatermark = watermark;
@@ -288,7 +289,7 @@ final class ReplicaSet {
   }
 
   /** The set of the wait deferred to the statement about to run on {@code on}, or null. */
-  @Nullable GtidSet deferredWait(PhysicalConnection on) {
+  @Nullable Position deferredWait(PhysicalConnection on) {
     Slot slot = deferredSlot;
     return slot != null && slot.connection == on ? deferredWatermark : null;
   }
@@ -361,7 +362,7 @@ final class ReplicaSet {
       FallbackPolicy.Reason reason,
       @Nullable ReplicaEndpoint blamed,
       @Nullable Slot staleSlot,
-      GtidSet watermark,
+      Position watermark,
       @Nullable ReplicaEndpoint exclude,
       boolean wantAutoCommit)
       throws SQLException {

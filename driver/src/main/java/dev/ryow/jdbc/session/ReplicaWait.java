@@ -1,7 +1,7 @@
 package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.cluster.Cluster;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
 import dev.ryow.jdbc.server.WaitOutcome;
@@ -39,7 +39,7 @@ final class ReplicaWait {
    * @throws SQLException the statement's own end: cancelled, closed, or its query timeout expired; or a
    *     connection failure
    */
-  WaitOutcome run(PhysicalConnection c, GtidSet watermark, long deadlineNanos) throws SQLException {
+  WaitOutcome run(PhysicalConnection c, Position watermark, long deadlineNanos) throws SQLException {
     slices = 0;
     long start = System.nanoTime();
     long budgetMillis = cluster.waitTimeoutMillis();
@@ -80,7 +80,7 @@ final class ReplicaWait {
     return outcome;
   }
 
-  private WaitOutcome once(PhysicalConnection c, GtidSet watermark, BigDecimal seconds) throws SQLException {
+  private WaitOutcome once(PhysicalConnection c, Position watermark, BigDecimal seconds) throws SQLException {
     if (guard.stopRequested()) {
       return WaitOutcome.CANCELLED;
     }

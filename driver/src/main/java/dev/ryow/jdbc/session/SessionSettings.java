@@ -2,6 +2,7 @@ package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.server.CurrentDatabase;
 import dev.ryow.jdbc.server.PhysicalConnection;
+import dev.ryow.jdbc.sql.BinlogControls;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.SQLClientInfoException;
@@ -57,12 +58,13 @@ public final class SessionSettings {
 
   /**
    * Records a session-level statement ({@code SET}, or {@code USE} for {@code kind} {@link StatementKind#USE})
-   * that ran on the primary; replica connections replay it before their next use.
+   * that ran on the primary; replica connections replay it before their next use. A {@code SET} of the
+   * binary-log controls of the session's own writes only ({@link BinlogControls}) is not replayed.
    */
   public void statement(StatementKind kind, String sql) {
     if (kind == StatementKind.USE) {
       session.use(sql, null);
-    } else {
+    } else if (!BinlogControls.onlyShapesTheBinlog(sql)) {
       session.record(sql, null);
     }
     link.mirror().markApplied(autoCommit());
@@ -72,7 +74,7 @@ public final class SessionSettings {
   public void statement(StatementKind kind, String sql, ParameterRecorder parameters) {
     if (kind == StatementKind.USE) {
       session.use(sql, parameters.copy());
-    } else {
+    } else if (!BinlogControls.onlyShapesTheBinlog(sql)) {
       session.record(sql, parameters.copy());
     }
     link.mirror().markApplied(autoCommit());

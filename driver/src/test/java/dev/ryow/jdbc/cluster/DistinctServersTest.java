@@ -3,8 +3,12 @@ package dev.ryow.jdbc.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.config.HostSpec;
+import dev.ryow.jdbc.server.ServerFlavor;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Two hosts of the URL that are one server, as the poller learns their {@code server_uuid}s. */
 class DistinctServersTest {
@@ -37,5 +41,31 @@ class DistinctServersTest {
     distinct.learned(primary, null);
     distinct.learned(alias, null);
     assertThat(distinct.conflict()).isNull();
+  }
+
+  /** "Are all servers of the URL of one flavour?" M = MySQL, D = MariaDB, - = not asked yet. */
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(delimiter = '|', value = {
+      "MMM | ''",
+      "DDD | ''",
+      "M-- | ''",
+      "--- | ''",
+      "-D- | ''",
+      "MD- | The URL mixes MySQL and MariaDB servers: 127.0.0.1:3306 is MySQL, db-replica:3306 is MariaDB.",
+      "D-M | The URL mixes MariaDB and MySQL servers: 127.0.0.1:3306 is MariaDB, localhost:3306 is MySQL.",
+      "-MD | The URL mixes MySQL and MariaDB servers: db-replica:3306 is MySQL, localhost:3306 is MariaDB.",
+  })
+  void aUrlMixingMySqlAndMariaDbIsRefused(String flavors, String message) {
+    AtomicReferenceArray<ServerFlavor> known = new AtomicReferenceArray<>(3);
+    for (int i = 0; i < 3; i++) {
+      char f = flavors.charAt(i);
+      known.set(i, f == 'M' ? ServerFlavor.MYSQL : f == 'D' ? ServerFlavor.MARIADB : null);
+    }
+    String mixed = DistinctServers.FlavorRule.mixed(List.of(primary, replica, alias), known);
+    if (message.isEmpty()) {
+      assertThat(mixed).isNull();
+    } else {
+      assertThat(mixed).startsWith(message).contains("list the servers of one replication topology only");
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.ServerStatus;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -75,7 +76,7 @@ class StallRuleTest {
   @Test
   void aTimedOutWaitStallsItUntilAWaitOrPollShowsItAdvanced() {
     poll("1-5", false);
-    GtidSet before = r.knownExecuted();
+    Position before = r.knownExecuted();
     assertThat(r.waitMissed(false, before)).as("NULL or an error").isFalse();
     assertThat(r.waitMissed(true, before)).isTrue();
     poll("1-5", false);
@@ -87,7 +88,7 @@ class StallRuleTest {
   @Test
   void aTimedOutWaitDuringWhichItAdvancedDoesNotStallIt() {
     poll("1-5", false);
-    GtidSet before = r.knownExecuted();
+    Position before = r.knownExecuted();
     poll("1-6", false);
     assertThat(r.waitMissed(true, before)).isFalse();
     assertThat(r.stalled()).isFalse();

@@ -7,6 +7,7 @@ import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.ServerStatus;
 import java.util.Arrays;
 import java.util.List;
@@ -147,7 +148,7 @@ class ReplicaSelectorTest {
   @Test
   void aWaitThatLearnsMoreWhileAPollIsUnderWayIsNoReset() {
     r1.observe(status("u1", gtids("1-10")), r1.knownExecuted(), System.nanoTime());
-    GtidSet beforePoll = r1.knownExecuted();
+    Position beforePoll = r1.knownExecuted();
     r1.learn(gtids("1-14"), "u1"); // a wait succeeded after the poll's query was sent
     assertThat(r1.observe(status("u1", gtids("1-12")), beforePoll, System.nanoTime()))
         .as("the poll is older, not a reset").isFalse();

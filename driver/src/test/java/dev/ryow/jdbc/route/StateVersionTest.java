@@ -10,6 +10,7 @@ import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.StateVersion;
 import dev.ryow.jdbc.cluster.Watermark;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.ServerPosition;
 import org.junit.jupiter.api.Test;
 
@@ -75,16 +76,16 @@ class StateVersionTest {
 
   @Test
   void aWriteThatFollowsWhatThePrimaryExecutedExtendsItAndIsWhatTheWatermarksAdd() {
-    GtidSet known = f.cluster.knownOnPrimary();
+    Position known = f.cluster.knownOnPrimary();
     assertThat(known).isEqualTo(gtids("1-100"));
     Watermark writer = new Watermark();
-    GtidSet covering = f.cluster.wroteNext(MonotonicFixture.P + ":101", writer);
+    Position covering = f.cluster.wroteNext(MonotonicFixture.P + ":101", writer);
     assertThat(covering).isEqualTo(gtids("1-101"));
     assertThat(f.cluster.knownOnPrimary()).isSameAs(covering);
     assertThat(f.cluster.jvmWrites()).isSameAs(covering);
     assertThat(writer.current()).isSameAs(covering);
     // The next write: each set still holds the one before, so each takes the new one as it is.
-    GtidSet next = f.cluster.wroteNext(MonotonicFixture.P + ":102", writer);
+    Position next = f.cluster.wroteNext(MonotonicFixture.P + ":102", writer);
     assertThat(next).isEqualTo(gtids("1-102"));
     assertThat(f.cluster.knownOnPrimary()).isSameAs(next);
     assertThat(f.cluster.jvmWrites()).isSameAs(next);

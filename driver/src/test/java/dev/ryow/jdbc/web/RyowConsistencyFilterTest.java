@@ -8,6 +8,7 @@ import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.config.ConfigException;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletContext;
@@ -137,7 +138,7 @@ class RyowConsistencyFilterTest {
         (req, resp) -> ConsistencyScope.current().advance(wrote));
     assertThat(set).hasSize(1);
     assertThat(set.get(0).getValue()).as("no comma in a cookie value (RFC 6265)").doesNotContain(",");
-    AtomicReference<GtidSet> seen = new AtomicReference<>();
+    AtomicReference<Position> seen = new AtomicReference<>();
     filter.doFilter(request(null, new Cookie("RYOW_TOKEN", set.get(0).getValue())),
         response(new LinkedHashMap<>(), new ArrayList<>(), new AtomicInteger()),
         (FilterChain) (req, resp) -> seen.set(ConsistencyScope.current().gtids()));
@@ -188,7 +189,7 @@ class RyowConsistencyFilterTest {
     GtidSet caller = GtidSet.parse(A + ":1-3");
     Map<String, String> headers = new LinkedHashMap<>();
     List<Cookie> set = new ArrayList<>();
-    AtomicReference<GtidSet> seen = new AtomicReference<>();
+    AtomicReference<Position> seen = new AtomicReference<>();
     filter.doFilter(request(codec.encode(caller)), response(headers, set, new AtomicInteger()), (req, resp) -> {
       seen.set(ConsistencyScope.current().gtids());
       ConsistencyScope.current().advance(GtidSet.parse(B + ":9"));

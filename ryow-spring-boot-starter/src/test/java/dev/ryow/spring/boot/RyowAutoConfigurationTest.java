@@ -11,6 +11,7 @@ import dev.ryow.jdbc.RyowDataSource;
 import dev.ryow.jdbc.RyowDriver;
 import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.micrometer.RyowMeterBinder;
 import dev.ryow.jdbc.web.RyowConsistencyFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -265,7 +266,7 @@ class RyowAutoConfigurationTest {
       // The next request, on any instance, brings the cookie back and reads inside a scope with those writes.
       MockHttpServletRequest next = new MockHttpServletRequest("GET", "/items");
       next.setCookies(cookie);
-      AtomicReference<GtidSet> seen = new AtomicReference<>();
+      AtomicReference<Position> seen = new AtomicReference<>();
       filter.doFilter(next, new MockHttpServletResponse(), (req, resp) -> seen.set(ConsistencyScope.current().gtids()));
       assertThat(seen.get()).isEqualTo(GtidSet.parse(A + ":1-7"));
 

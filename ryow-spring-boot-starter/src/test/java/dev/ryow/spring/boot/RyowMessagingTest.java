@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.messaging.MessageTokens;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -167,7 +168,7 @@ class RyowMessagingTest {
     RyowRabbitPropagation propagation = new RyowRabbitPropagation(TOKENS);
     MethodInterceptor advice = propagation.listenerAdvice();
     MessagePostProcessor receive = propagation.afterReceive();
-    AtomicReference<@Nullable GtidSet> seen = new AtomicReference<>();
+    AtomicReference<@Nullable Position> seen = new AtomicReference<>();
     MessageProperties props = new MessageProperties();
     props.setHeader(TOKENS.header(), CODEC.encode(GtidSet.parse(A + ":1-9")));
     Message message = new Message(new byte[0], props);

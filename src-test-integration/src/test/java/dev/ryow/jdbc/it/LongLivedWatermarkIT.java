@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.TokenCodec;
-import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Position;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,8 +39,8 @@ class LongLivedWatermarkIT {
   void interleavedWritesKeepTheWatermarkCompactAndEveryReadSeesItsWrite() throws Exception {
     int seen;
     long[] waitTexts;
-    GtidSet token;
-    GtidSet scopeToken;
+    Position token;
+    Position scopeToken;
     try (Connection other = Topology.plain(PRIMARY_PORT);
         Statement otherWrites = other.createStatement();
         Connection c = Topology.ryow();
@@ -114,7 +114,7 @@ class LongLivedWatermarkIT {
       }
       long queriesBefore = ryow.clusterMetrics().gtidQueries();
       String token = ryow.consistencyToken();
-      GtidSet set = TokenCodec.of(2048, 4, null).decode(token);
+      Position set = TokenCodec.of(2048, 4, null).decode(token);
       assertThat(ryow.clusterMetrics().gtidQueries() - queriesBefore).isEqualTo(1);
       assertThat(set.intervalCount()).isLessThanOrEqualTo(4);
       assertThat(gtidSubsetOfPrimary(set)).isTrue();
@@ -144,7 +144,7 @@ class LongLivedWatermarkIT {
     return new long[] {longest, count};
   }
 
-  private static boolean gtidSubsetOfPrimary(GtidSet set) throws SQLException {
+  private static boolean gtidSubsetOfPrimary(Position set) throws SQLException {
     try (Connection p = Topology.plain(PRIMARY_PORT);
         PreparedStatement ps = p.prepareStatement("SELECT GTID_SUBSET(?, @@global.gtid_executed)")) {
       ps.setString(1, set.toString());

@@ -1,7 +1,6 @@
 package dev.ryow.jdbc.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ryow.jdbc.gtid.MariaDbGtidPosition;
 import dev.ryow.jdbc.server.LastGtidTracker;
@@ -12,7 +11,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * The MariaDB building blocks against a real MariaDB primary and GTID replicas
  * ({@code sandbox/ryow-sandbox --mariadb}, 11.8 by default, 10.11 with {@code RYOW_SANDBOX_MARIADB=10.11}):
  * capture from {@code last_gtid} including the repeated-seq_no trap, the pipelined {@code MASTER_GTID_WAIT}
- * under a stopped and a blocked applier, and the driver's refusal of MariaDB servers it cannot route for
- * yet. Where a read ran is asked of the server ({@code @@port}, {@code @@server_id}).
+ * under a stopped and a blocked applier. The driver routing on MariaDB is proven by the other
+ * {@code MariaDb*IT} classes. Where a read ran is asked of the server ({@code @@port}, {@code @@server_id}).
  */
 class MariaDbIT {
   private static final int PORT_BASE =
@@ -63,15 +61,6 @@ class MariaDbIT {
     if (primary != null) {
       primary.close();
     }
-  }
-
-  @Test
-  void theDriverRefusesAMariaDbServerWithAMessageThatNamesIt() {
-    String url = "jdbc:ryow:mysql://127.0.0.1:" + PRIMARY + ",127.0.0.1:" + REPLICA1 + "/ryow?user=ryow&password=ryow";
-    assertThatThrownBy(() -> DriverManager.getConnection(url).close())
-        .isInstanceOf(SQLNonTransientConnectionException.class)
-        .hasMessageContaining("is MariaDB (")
-        .hasMessageContaining("not supported yet");
   }
 
   @Test

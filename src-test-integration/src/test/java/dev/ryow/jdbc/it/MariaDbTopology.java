@@ -1,0 +1,163 @@
+package dev.ryow.jdbc.it;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The MariaDB sandbox ({@code sandbox/ryow-sandbox --mariadb}: primary on {@code RYOW_SANDBOX_PORT_BASE}+30,
+ * replicas on +31 and +32, server ids 21..23) for the {@code MariaDb*IT} classes: the driver's URL on its
+ * defaults, plain Connector/J connections to each server, and real lag: a stopped applier
+ * ({@code STOP SLAVE SQL_THREAD}) or a blocked one ({@code FLUSH TABLES WITH READ LOCK} held by a plain
+ * session on the replica, with the applier running).
+ */
+final class MariaDbTopology {
+  private static final int PORT_BASE =
+      Integer.parseInt(System.getenv().getOrDefault("RYOW_SANDBOX_PORT_BASE", "23306"));
+  static final String HOST = "127.0.0.1";
+  static final int PRIMARY_PORT = PORT_BASE + 30;
+  static final List<Integer> REPLICA_PORTS = List.of(PORT_BASE + 31, PORT_BASE + 32);
+  static final List<Integer> ALL_PORTS = List.of(PRIMARY_PORT, PORT_BASE + 31, PORT_BASE + 32);
+
+  private MariaDbTopology() {}
+
+  /** The driver's URL for the MariaDB sandbox, on the driver's defaults (no {@code ryow.*} setting). */
+  static String ryowUrl() {
+    StringBuilder url = new StringBuilder("jdbc:ryow:mysql://").append(HOST).append(':').append(PRIMARY_PORT);
+    for (int port : REPLICA_PORTS) {
+      url.append(',').append(HOST).append(':').append(port);
+    }
+    return url.append("/ryow?user=ryow&password=ryow").toString();
+  }
+
+  static Connection ryow() throws SQLException {
+    return DriverManager.getConnection(ryowUrl());
+  }
+
+  static Connection plain(int port) throws SQLException {
+    return DriverManager.getConnection("jdbc:mysql://" + HOST + ":" + port + "/ryow", "ryow", "ryow");
+  }
+
+  static void exec(int port, String sql) throws SQLException {
+    try (Connection c = plain(port); Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  static long queryLong(int port, String sql) throws SQLException {
+    try (Connection c = plain(port); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Starts the sandbox if needed and every replica's threads. */
+  static void start() {
+    Sandbox.run("--mariadb", "start");
+  }
+
+  static void stopAppliers() throws SQLException {
+    for (int port : REPLICA_PORTS) {
+      exec(port, "STOP SLAVE SQL_THREAD");
+    }
+  }
+
+  static void startAppliers() throws SQLException {
+    for (int port : REPLICA_PORTS) {
+      exec(port, "START SLAVE SQL_THREAD");
+    }
+  }
+
+  /** Drops and creates a table on the primary, then waits until every replica has it. */
+  static void recreateTable(String table, String columns) throws SQLException {
+    exec(PRIMARY_PORT, "DROP TABLE IF EXISTS " + table);
+    exec(PRIMARY_PORT, "CREATE TABLE " + table + " (" + columns + ")");
+    awaitReplicasCaughtUp();
+  }
+
+  /** Waits (MASTER_GTID_WAIT, 60 s) until every replica has the primary's gtid_binlog_pos. */
+  static void awaitReplicasCaughtUp() throws SQLException {
+    String pos;
+    try (Connection c = plain(PRIMARY_PORT); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@global.gtid_binlog_pos")) {
+      rs.next();
+      pos = rs.getString(1);
+    }
+    for (int port : REPLICA_PORTS) {
+      long answer = queryLong(port, "SELECT MASTER_GTID_WAIT('" + pos + "', 60)");
+      if (answer != 0) {
+        throw new AssertionError("replica on port " + port + " did not reach " + pos + " in 60 s");
+      }
+    }
+  }
+
+  /** Lag with running appliers: each replica blocked {@code holdMillis} in every {@code periodMillis}. */
+  static final class Block implements AutoCloseable {
+    private final List<Connection> sessions = new ArrayList<>();
+    private final Thread thread;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    Block(long holdMillis, long periodMillis) throws SQLException {
+      for (int port : REPLICA_PORTS) {
+        Connection c = plain(port);
+        try (Statement s = c.createStatement()) {
+          s.execute("SET SESSION lock_wait_timeout = 5");
+        }
+        sessions.add(c);
+      }
+      thread = new Thread(() -> {
+        try {
+          while (!Thread.currentThread().isInterrupted()) {
+            for (Connection c : sessions) {
+              try (Statement s = c.createStatement()) {
+                s.execute("FLUSH TABLES WITH READ LOCK");
+              }
+            }
+            Thread.sleep(holdMillis);
+            unlock();
+            Thread.sleep(periodMillis - holdMillis);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+          failure.set(t);
+        }
+      }, "mariadb-block");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private void unlock() throws SQLException {
+      for (Connection c : sessions) {
+        try (Statement s = c.createStatement()) {
+          s.execute("UNLOCK TABLES");
+        }
+      }
+    }
+
+    @Override
+    public void close() throws SQLException {
+      thread.interrupt();
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted while stopping the block", e);
+      }
+      unlock();
+      for (Connection c : sessions) {
+        c.close();
+      }
+      Throwable t = failure.get();
+      if (t != null) {
+        throw new AssertionError("the blocking thread failed", t);
+      }
+      awaitReplicasCaughtUp();
+    }
+  }
+}
