@@ -38,7 +38,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     super(connection, shape);
     this.sql = sql;
     this.kind = kind;
-    statementOf(database, recorder);
+    statementOf(database(), recorder);
   }
 
   /**
@@ -69,7 +69,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
 
   @Override
   PreparedStatement create(PhysicalConnection on) throws SQLException {
-    return session.settings().createIn(database, on, c -> shape.prepare(c, sql));
+    return session.settings().createIn(database(), on, c -> shape.prepare(c, sql));
   }
 
   /** The physical prepared statement on {@code on}, which becomes {@link #current}. */
@@ -104,7 +104,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
         ps.close();
       }
       String text = PipelinedWait.prefix(on) + sql;
-      ps = configure(session.settings().createIn(database, on, c -> shape.prepare(c, text)));
+      ps = configure(session.settings().createIn(database(), on, c -> shape.prepare(c, text)));
       pipelined = ps;
       pipelinedOwner = on;
     }

@@ -23,8 +23,6 @@ class RoutingStatement extends RoutedExecutions {
   final LogicalConnection connection;
   final Session session;
   final StatementShape shape;
-  /** The database the connection was in when this statement was created: Connector/J runs it there. */
-  final @Nullable String database;
   /** Its results can write (updatable, or BLOB locators): its queries run on the primary ({@link WritableResults}). */
   final boolean resultsWrite;
 
@@ -57,9 +55,9 @@ class RoutingStatement extends RoutedExecutions {
     this.connection = connection;
     this.session = connection.session();
     this.shape = shape;
-    this.database = session.settings().currentDatabase();
     this.resultsWrite = session.resultsWrite(shape.concurrency());
-    statementOf(database, null);
+    // The database the connection was in when this statement was created: Connector/J runs it there.
+    statementOf(session.settings().currentDatabase(), null);
   }
 
   // ---------------------------------------------------------------- physical statements
@@ -94,7 +92,7 @@ class RoutingStatement extends RoutedExecutions {
 
   /** A new physical statement on {@code on}, in this statement's database (a prepared one prepares its text). */
   Statement create(PhysicalConnection on) throws SQLException {
-    return session.settings().createIn(database, on, shape::createStatement);
+    return session.settings().createIn(database(), on, shape::createStatement);
   }
 
   /** The replica's physical statement, if one was created. */

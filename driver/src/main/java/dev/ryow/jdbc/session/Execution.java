@@ -65,7 +65,8 @@ public class Execution implements PipelinedWait.Request {
     this.parameters = parameters;
   }
 
-  @Nullable String database() {
+  /** The database its statement was created in, where Connector/J runs it. */
+  public final @Nullable String database() {
     return database;
   }
 
