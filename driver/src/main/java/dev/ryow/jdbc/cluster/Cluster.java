@@ -522,12 +522,7 @@ public final class Cluster {
 
   /** A poll of the primary took {@code nanos}: a round trip with a small read, what a read there costs. */
   public void primaryPollTook(long nanos) {
-    long prev;
-    long next;
-    do {
-      prev = primaryCost.get();
-      next = Smoothed.next(prev, nanos);
-    } while (!primaryCost.compareAndSet(prev, next));
+    Smoothed.add(primaryCost, nanos);
   }
 
   /**

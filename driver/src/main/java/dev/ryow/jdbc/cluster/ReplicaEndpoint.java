@@ -260,12 +260,7 @@ public final class ReplicaEndpoint {
 
   /** A wait on it reached its set in {@code nanos} (the wait, with the query it was sent with). */
   public void waited(long nanos) {
-    long prev;
-    long next;
-    do {
-      prev = waits.get();
-      next = Smoothed.next(prev, nanos);
-    } while (!waits.compareAndSet(prev, next));
+    Smoothed.add(waits, nanos);
   }
 
   /** Its successful waits, smoothed ({@link Smoothed}; {@link Smoothed#NONE} before the first). */

@@ -13,6 +13,14 @@ public final class Smoothed {
 
   private Smoothed() {}
 
+  /** Adds a sample of {@code nanos} to the estimate {@code target} holds: one compare-and-set, no allocation. */
+  public static void add(java.util.concurrent.atomic.AtomicLong target, long nanos) {
+    long prev;
+    do {
+      prev = target.get();
+    } while (!target.compareAndSet(prev, next(prev, nanos)));
+  }
+
   /** {@code packed} after one more sample of {@code nanos}. */
   public static long next(long packed, long nanos) {
     long sample = Math.max(1, Math.min(MAX_MICROS, nanos / 1_000));
