@@ -533,7 +533,7 @@ public final class Cluster {
   public long waitBoundMillis(ReplicaEndpoint replica) {
     long waits = replica.smoothedWait();
     long micros = WaitBound.micros(primaryUncapped, waitTimeoutMillis * 1_000L, Smoothed.smoothedMicros(waits),
-        Smoothed.deviationMicros(waits), Smoothed.smoothedMicros(primaryCost.get()));
+        Smoothed.deviationMicros(waits), Smoothed.smoothedMicros(primaryCost.get()), Smoothed.backoff(waits));
     return (micros + 999) / 1_000;
   }
 

@@ -263,6 +263,11 @@ public final class ReplicaEndpoint {
     Smoothed.add(waits, nanos);
   }
 
+  /** A wait on it was cut by its {@link WaitBound}: its next bound is twice as long, until a wait on it succeeds. */
+  public void waitCut() {
+    Smoothed.backOff(waits);
+  }
+
   /** Its successful waits, smoothed ({@link Smoothed}; {@link Smoothed#NONE} before the first). */
   public long smoothedWait() {
     return waits.get();

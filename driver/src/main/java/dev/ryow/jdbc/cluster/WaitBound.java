@@ -12,7 +12,10 @@ package dev.ryow.jdbc.cluster;
  * or a {@code ryow.fallbackRate} cap that protects it): cutting a wait then only fails or degrades the
  * read. It is never longer than the timeout, nor shorter than {@link #FLOOR_MICROS}. A wait cut by the
  * bound ends as any timed-out wait: the read goes to the primary (or another replica), and the replica is
- * predicted stalled until it advances ({@link StallRule}).
+ * predicted stalled until it advances ({@link StallRule}). It also doubles the replica's next bound, until a
+ * wait succeeds and is measured (Karn's back-off, {@link Smoothed#backedOff}): a cut wait is never
+ * measured, so without it a bound learned while waits were short would cut every wait once they grow (a
+ * loaded machine applies more slowly), and the replica would serve no read after a write again.
  */
 public final class WaitBound {
   /** The shortest bound: a timeout below a millisecond is as fast as asking the primary, and as noisy. */
@@ -28,13 +31,14 @@ public final class WaitBound {
    * @param smoothedWaitMicros the replica's smoothed successful wait; 0: not known yet
    * @param waitDeviationMicros its smoothed deviation
    * @param primaryMicros the primary's smoothed poll round trip; 0: not known yet
+   * @param backoff how many waits on it the bound cut since its last successful one (0 to {@link Smoothed#MAX_BACKOFF})
    */
   public static long micros(boolean primaryUncapped, long timeoutMicros, long smoothedWaitMicros,
-      long waitDeviationMicros, long primaryMicros) {
+      long waitDeviationMicros, long primaryMicros, int backoff) {
     if (!primaryUncapped || smoothedWaitMicros <= 0 || primaryMicros <= 0) {
       return timeoutMicros;
     }
-    long bound = smoothedWaitMicros + 4 * waitDeviationMicros + primaryMicros;
-    return Math.min(timeoutMicros, Math.max(FLOOR_MICROS, bound));
+    long bound = Math.max(FLOOR_MICROS, smoothedWaitMicros + 4 * waitDeviationMicros + primaryMicros);
+    return bound >= timeoutMicros >> backoff ? timeoutMicros : bound << backoff;
   }
 }

@@ -330,6 +330,7 @@ final class ReplicaSet {
     endDeferredWait(slot);
     unpin(slot);
     metrics.waitTimedOut();
+    slot.endpoint.waitCut();
     slot.endpoint.waitMissed(true, deferredKnownBefore);
     return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, deferredWatermark, null, wantAutoCommit);
   }

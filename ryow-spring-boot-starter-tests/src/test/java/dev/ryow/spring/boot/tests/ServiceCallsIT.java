@@ -93,7 +93,12 @@ class ServiceCallsIT {
   /**
    * All calls without propagation first, then all with it: a propagated read falls back to the primary,
    * and monotonic reads keep the next reads of that JVM on the primary until that read is bounded, which
-   * would hide the missing token. Before the first call every JVM's reads must be served by a replica.
+   * would hide the missing token. Before each call without propagation, the JVM that will read must be
+   * reading from a replica: its own write in the call before (the callee writes in every other call) is
+   * in its JVM's watermark, and while it does not know that the replicas caught up with it (its next poll),
+   * a read there skips a replica it predicted stalled during the block and runs on the primary; monotonic
+   * reads then keep it there while the next block stalls the replicas again. Such a read shows the write
+   * for a reason that is not the token, and would hide the missing one.
    */
   @Test
   void eachSideReadsTheOthersWritesOnlyWithPropagation() throws Exception {
@@ -107,10 +112,14 @@ class ServiceCallsIT {
     List<Read> calleeWroteWith = new ArrayList<>();
     for (int round = 0; round < ROUNDS; round++) {
       for (String client : List.of("rest-client", "rest-template", "web-client")) {
+        awaitReplicaPage(on);
         callerWroteWithout.add(blocked(() -> instanceCall(off, on, "write-then-peer-reads", client)));
+        awaitReplicaPage(off);
         calleeWroteWithout.add(blocked(() -> instanceCall(off, on, "peer-writes-then-read", client)));
       }
+      awaitReplicaPage(on);
       callerWroteWithout.add(blocked(() -> jdkWriteThenPeerReads(on, false)));
+      awaitReplicaReadHere();
       calleeWroteWithout.add(blocked(() -> jdkPeerWritesThenRead(on, false)));
     }
     for (int round = 0; round < ROUNDS; round++) {
