@@ -60,6 +60,7 @@ public final class Transactions {
   }
 
   /** After a statement of {@code kind} ran, on the primary when {@code onPrimary}; COMMIT and ROLLBACK end the transaction. */
+  @SuppressWarnings("ReferenceEquality") // the states are interned: identity is "unchanged"
   void ran(StatementKind kind, boolean onPrimary) {
     if (onPrimary && (kind == StatementKind.SET_SESSION || kind == StatementKind.SESSION_PIN)) {
       readOnlyBySql = true;
@@ -67,7 +68,10 @@ public final class Transactions {
     if (kind == StatementKind.COMMIT || kind == StatementKind.ROLLBACK) {
       endTransaction();
     } else {
-      state = state.ran(kind, onPrimary);
+      TransactionState next = state.ran(kind, onPrimary);
+      if (next != state) {
+        state = next; // stored only when it changes: see Execution's class comment
+      }
     }
   }
 

@@ -67,12 +67,14 @@ class NetworkTimeoutIT {
       WaitControlIT.assertNoReplicaBlamed(mark);
       // The logical connection remains usable: with the appliers running again, a read works.
       Topology.resumeAppliers();
+      Topology.driverSeesReplicasCurrent(c);
       c.setNetworkTimeout(timeouts, 0);
       assertThat(WaitControlIT.readPort(s)).isIn(REPLICA_PORTS);
     }
-    // Other connections read on the replicas at once.
+    // Other connections read on the replicas too.
     try (Connection other = Topology.ryow();
         Statement s = other.createStatement()) {
+      Topology.driverSeesReplicasCurrent(other);
       assertThat(WaitControlIT.readPort(s)).isIn(REPLICA_PORTS);
     }
     WaitControlIT.assertNoReplicaBlamed(mark);

@@ -78,29 +78,6 @@ class StalledReplicaIT {
     return n;
   }
 
-  /**
-   * Returns once the replicas have every write so far and the driver's poller has polled every server
-   * after that (two rounds of polls counted: at least one whole round began after the catch-up), so that
-   * the driver's known positions hold every write made before a stall: the episode begins there.
-   */
-  private static void driverSeesReplicasCurrent(Connection c) throws SQLException {
-    Topology.awaitReplicasCaughtUp();
-    RyowConnection r = c.unwrap(RyowConnection.class);
-    long target = r.clusterMetrics().positionPolls() + 2L * (1 + REPLICA_PORTS.size());
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (r.clusterMetrics().positionPolls() < target) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the poller did not poll two rounds in 20 s");
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
-
   /** Write-then-read until a read runs on a replica (or 20 s pass); returns the reads it took. */
   private static int readsUntilOnAReplica(Connection c, int fromId) throws SQLException {
     long deadline = System.nanoTime() + 20_000_000_000L;
@@ -119,7 +96,7 @@ class StalledReplicaIT {
   void blockedAppliersAreNotWaitedOnOnceSeenStalledAndReadsReturnWhenTheyRunAgain() throws Exception {
     try (Connection c = Topology.ryow()) {
       writeThenRead(c, 1, 3); // opens the replica connections
-      driverSeesReplicasCurrent(c);
+      Topology.driverSeesReplicasCurrent(c);
       MetricsSnapshot before = c.unwrap(RyowConnection.class).clusterMetrics();
       long waitsBefore = replicaWaits();
       Run blocked;
@@ -148,7 +125,7 @@ class StalledReplicaIT {
   void stoppedAppliersAreNotWaitedOnOnceSeenStalledAndReadsReturnWhenTheyRunAgain() throws Exception {
     try (Connection c = Topology.ryow()) {
       writeThenRead(c, 1, 3);
-      driverSeesReplicasCurrent(c);
+      Topology.driverSeesReplicasCurrent(c);
       long waitsBefore = replicaWaits();
       Topology.pauseAppliers();
       Run stopped = writeThenRead(c, 100, READS);

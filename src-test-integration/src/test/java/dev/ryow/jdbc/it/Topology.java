@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.it;
 
+import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -150,6 +151,31 @@ final class Topology {
       throw e;
     }
     return c;
+  }
+
+  /**
+   * Returns once the replicas have every write so far and the driver's poller has polled every server
+   * after that (two rounds of polls counted: at least one whole round began after the catch-up), so that
+   * the driver's known positions of {@code c}'s cluster hold every write so far, and a replica it predicted
+   * stalled during a lag that ended is seen to have advanced. A condition, not a guess at how long a poll
+   * round takes on a busy machine: tests that expect replica reads right after a lag call it first.
+   */
+  static void driverSeesReplicasCurrent(Connection c) throws SQLException {
+    Topology.awaitReplicasCaughtUp();
+    RyowConnection r = c.unwrap(RyowConnection.class);
+    long target = r.clusterMetrics().positionPolls() + 2L * (1 + REPLICA_PORTS.size());
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (r.clusterMetrics().positionPolls() < target) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the poller did not poll two rounds in 20 s");
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
   }
 
   /** Blocks (up to 60 s) until every replica has executed the primary's {@code gtid_executed}. */
