@@ -23,13 +23,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster's one background poller: a daemon thread that, every {@code ryow.pollInterval}, reads
  * each server's position and health in one query over its own monitor connection, and watches the
- * primary (unreachable or read-only → rediscovery). Runs while the cluster has open logical
- * connections; stops (closing its connections) once none remained for {@link #LINGER_NANOS}.
+ * primary (unreachable or read-only → rediscovery). Between two rounds it probes the replicas predicted
+ * {@linkplain StallRule stalled}, {@link #TICKS_PER_ROUND} times a round, with the same query: a read
+ * whose watermark a stalled replica lacks goes to the primary without a wait, so a stalled replica is
+ * used again within an eighth of a round of advancing, not up to a whole round later. Runs while the
+ * cluster has open logical connections; stops (closing its connections) once none remained for
+ * {@link #LINGER_NANOS}.
  */
 final class ClusterMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterMonitor.class);
   /** How long the poller outlives the last logical connection, so that connect/close loops do not churn threads. */
   static final long LINGER_NANOS = 2_000_000_000L;
+  /** The poller's ticks per round: the first polls every server, the others probe the stalled replicas. */
+  static final int TICKS_PER_ROUND = 8;
 
   private final Cluster cluster;
   private final ConnectorJ connector;
@@ -44,6 +50,10 @@ final class ClusterMonitor {
   private long idleSinceNanos;
   /** The primary's gtid_executed at the previous round: a replica without it is {@linkplain ReplicaEndpoint#behind() behind}. */
   private Position previousPrimaryExecuted = Positions.EMPTY;
+  /** What the replicas were judged {@linkplain ReplicaEndpoint#behind() behind} against in the last round. */
+  private Position roundBehindUnless = Positions.EMPTY;
+  /** The poller's ticks so far (its thread only): every {@link #TICKS_PER_ROUND}th is a round. */
+  private long ticks;
   /** The primary's last poll found it a Group Replication member: its group's members are read each round. */
   private boolean primaryInGroup;
   /** {@code ryow.discoverReplicas}: the primary's {@code SHOW REPLICAS} is read each round. */
@@ -80,7 +90,8 @@ final class ClusterMonitor {
         }
         // Each run has its own monitor connections: a stopping run and the next one never share them.
         @Nullable PhysicalConnection[] monitors = new PhysicalConnection[serverCount];
-        poller = new PeriodicTask("ryow-monitor-" + cluster.name(), () -> tick(monitors), 0, intervalMillis,
+        poller = new PeriodicTask("ryow-monitor-" + cluster.name(), () -> tick(monitors), 0,
+            Math.max(1, intervalMillis / TICKS_PER_ROUND),
             failure -> LOG.warn("[{}] the poller stopped: {}", cluster.name(), failure.toString()));
       }
     } finally {
@@ -115,7 +126,11 @@ final class ClusterMonitor {
       if (stopIfIdle(monitors)) {
         return;
       }
-      pollAll(monitors);
+      if (ticks++ % TICKS_PER_ROUND == 0) {
+        pollAll(monitors);
+      } else {
+        probeStalled(monitors);
+      }
     } catch (RuntimeException e) {
       // Never let the scheduled task die: a dead poller would leave replicas out of rotation forever.
       LOG.warn("[{}] poll failed: {}", cluster.name(), e.toString());
@@ -142,11 +157,21 @@ final class ClusterMonitor {
     return true;
   }
 
+  /** Between rounds: polls the replicas predicted stalled, judged as in the last round. */
+  private void probeStalled(@Nullable PhysicalConnection[] monitors) {
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != cluster.primaryEndpoint() && !e.vacant() && e.stalled()) {
+        pollReplica(monitors, e, roundBehindUnless);
+      }
+    }
+  }
+
   /** One round over every server. */
   private void pollAll(@Nullable PhysicalConnection[] monitors) {
     List<ReplicaEndpoint> servers = cluster.servers();
     PrimaryState primary = cluster.primary();
     Position behindUnless = previousPrimaryExecuted;
+    roundBehindUnless = behindUnless;
     previousPrimaryExecuted = pollPrimary(monitors, primary);
     if (primaryInGroup) {
       discoverMembers(monitors, primary.endpoint());

@@ -87,7 +87,9 @@ public final class RyowProperties {
           PropertyType.integer(10, 600_000),
           "200",
           "Milliseconds between two polls of each server (one shared daemon thread per cluster, one query per"
-              + " server): gtid_executed, server_uuid, replication threads and applier lag; also watches the primary.");
+              + " server): gtid_executed, server_uuid, replication threads and applier lag; also watches the primary."
+              + " Between two polls, a replica predicted stalled (it had not advanced while the primary had) is polled"
+              + " again every eighth of this interval, so that it serves reads again soon after it advances.");
 
   /** How long a replica whose replication stopped without an error is still waited on. */
   public static final RyowProperty<Integer> APPLIER_STOP_GRACE_MILLIS =
