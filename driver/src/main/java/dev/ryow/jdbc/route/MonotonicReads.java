@@ -78,7 +78,7 @@ public final class MonotonicReads {
     Position ofSource = writes.union(bound.executed());
     String source = bound.inFlightSource();
     if (pending == 0) {
-      out.set(all, ofSource, source, null, false);
+      out.set(all, ofSource, source, null, null, false);
       return 0;
     }
     ReplicaEndpoint primary = cluster.primaryEndpoint();
@@ -97,14 +97,18 @@ public final class MonotonicReads {
     if (home != null && leaveWorthy(home, all, ofSource, source)) {
       home = null;
     }
+    ReplicaEndpoint left = null;
     if (home != null && cluster.pollRounds() > 0) {
       ReplicaEndpoint turn = turn();
       if (turn != null && turn != home) {
-        home = turn; // the JVM's turn moved on: the old home's position is read, the read bound to the new one
+        // The JVM's turn moved on: the old home's position is read, the read bound to the new one; if that
+        // one cannot serve it, the old home still may, without a wait (ReadRequirement.left).
+        left = home;
+        home = turn;
       }
     }
     if (home == null && onPrimary && onlyPrimary(pending) && !anyCanServe()) {
-      out.set(all, ofSource, source, null, true);
+      out.set(all, ofSource, source, null, null, true);
       return 0;
     }
     for (int i = 0; i < pending; i++) {
@@ -120,7 +124,7 @@ public final class MonotonicReads {
         probes[probeCount++] = target;
       }
     }
-    out.set(all, ofSource, source, home, false);
+    out.set(all, ofSource, source, home, left, false);
     return probeCount;
   }
 
@@ -165,7 +169,8 @@ public final class MonotonicReads {
       }
     }
     ReadBound bound = bound(states, stateCount);
-    out.set(writes.union(bound.full()), writes.union(bound.executed()), bound.inFlightSource(), out.home(), stuck);
+    out.set(writes.union(bound.full()), writes.union(bound.executed()), bound.inFlightSource(), out.home(), out.left(),
+        stuck);
   }
 
   private int lastPending;

@@ -17,6 +17,7 @@ public final class ReadRequirement {
   private Position forSource = Positions.EMPTY;
   private @Nullable String source;
   private @Nullable ReplicaEndpoint home;
+  private @Nullable ReplicaEndpoint left;
   private boolean primaryOnly;
   private boolean preferAhead;
   private long maxLagMillis = Long.MAX_VALUE;
@@ -32,6 +33,7 @@ public final class ReadRequirement {
     forSource = watermark;
     source = null;
     home = null;
+    left = null;
     primaryOnly = false;
     preferAhead = false;
     maxLagMillis = Long.MAX_VALUE;
@@ -48,11 +50,12 @@ public final class ReadRequirement {
   }
 
   void set(Position all, Position ofSource, @Nullable String sourceUuid, @Nullable ReplicaEndpoint homeServer,
-      boolean onlyThePrimary) {
+      @Nullable ReplicaEndpoint leftServer, boolean onlyThePrimary) {
     forAll = all;
     forSource = ofSource;
     source = sourceUuid;
     home = homeServer;
+    left = leftServer;
     primaryOnly = onlyThePrimary;
     preferAhead = true;
     maxLagMillis = Long.MAX_VALUE;
@@ -89,6 +92,16 @@ public final class ReadRequirement {
     return home;
   }
 
+  /**
+   * The home the read leaves for the {@linkplain #home() home} whose turn it is, or null: when the new home
+   * cannot serve the read (a wait there failed, or it was skipped), the read runs here instead of on the
+   * primary, but only without a wait (the server is known to have {@link #of} it). A stand-by, never a
+   * candidate of its own: {@link #allows} does not name it, so the turn still moves when the new home must wait.
+   */
+  public @Nullable ReplicaEndpoint left() {
+    return left;
+  }
+
   /** No replica may run it: a read in the scope went to the primary and no replica is known to be current. */
   public boolean primaryOnly() {
     return primaryOnly;
@@ -102,7 +115,8 @@ public final class ReadRequirement {
   @Override
   public String toString() {
     return "ReadRequirement[" + forAll + (source == null ? "" : ", on " + source + ": " + forSource)
-        + (home == null ? "" : ", only on " + home) + (primaryOnly ? ", primary only" : "")
+        + (home == null ? "" : ", only on " + home) + (left == null ? "" : ", else without a wait on " + left)
+        + (primaryOnly ? ", primary only" : "")
         + (maxLagMillis == Long.MAX_VALUE ? "" : ", lag <= " + maxLagMillis + " ms") + "]";
   }
 }

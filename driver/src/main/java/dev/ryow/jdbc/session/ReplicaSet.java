@@ -65,6 +65,10 @@ final class ReplicaSet {
   /** The replica's known position when the deferred wait was sent (to tell whether it advanced since). */
   private Position deferredKnownBefore = Positions.EMPTY;
   private long deferredSinceNanos;
+  /** The home the last admitted read left for its turn's replica ({@link ReadRequirement#left}), or null. */
+  private @Nullable ReplicaEndpoint left;
+  /** What {@link #left} must be known to have to run that read without a wait. */
+  private Position leftNeeds = Positions.EMPTY;
 
   /** One server's physical connection of this logical connection. */
   private static final class Slot {
@@ -165,6 +169,9 @@ final class ReplicaSet {
       placement = ReadPlacement.REPLICA_NO_WAIT;
       return c;
     }
+    ReplicaEndpoint leaving = required.left();
+    left = leaving == exclude ? null : leaving;
+    leftNeeds = leaving == null ? Positions.EMPTY : required.of(leaving);
     int n = ReplicaSelector.order(cluster.servers(), required, cluster.strategy(), start, order, orderKeys);
     ReadAdmission<Slot> admission = this.admission;
     admission.start();
@@ -194,8 +201,49 @@ final class ReplicaSet {
         failed(slot, failure);
       }
     }
+    PhysicalConnection back = backToTheHomeLeft(wantAutoCommit);
+    if (back != null) {
+      return back;
+    }
     return fallBack(admission.reason(), admission.blamed(), admission.staleCandidate(), required.forAll(), exclude,
         wantAutoCommit);
+  }
+
+  /**
+   * The read left its home for the replica whose turn it is, and that one could not serve it: it runs at
+   * the home it left when that needs no wait (the home is known to have what the read needs there), not
+   * on the primary. Null when there is none, or it would have to wait.
+   */
+  private @Nullable PhysicalConnection backToTheHomeLeft(boolean wantAutoCommit) throws SQLException {
+    ReplicaEndpoint e = left;
+    left = null;
+    if (e == null) {
+      return null;
+    }
+    Slot slot = slots[e.index()];
+    if (ReadAdmission.judge(leftNeeds, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
+        cluster.primaryLost()) != ReadAdmission.Step.READ_NOW) {
+      return null;
+    }
+    PhysicalConnection c = open(slot);
+    if (c == null) {
+      return null;
+    }
+    try {
+      SessionMirror mirror = slot.mirror;
+      if (mirror != null) {
+        mirror.sync(c.jdbc(), wantAutoCommit);
+      }
+    } catch (SQLException failure) {
+      if (!Sql.isConnectionFailure(failure)) {
+        throw failure;
+      }
+      notTheReplicasFault(slot, failure);
+      failed(slot, failure);
+      return null;
+    }
+    metrics.waitSkipped();
+    return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
   }
 
   /**
@@ -332,6 +380,10 @@ final class ReplicaSet {
     metrics.waitTimedOut();
     slot.endpoint.waitCut();
     slot.endpoint.waitMissed(true, deferredKnownBefore);
+    PhysicalConnection back = backToTheHomeLeft(wantAutoCommit);
+    if (back != null) {
+      return back;
+    }
     return fallBack(FallbackPolicy.Reason.TIMED_OUT, slot.endpoint, slot, deferredWatermark, null, wantAutoCommit);
   }
 
@@ -470,7 +522,9 @@ final class ReplicaSet {
       return null;
     }
     try {
-      return c.readPosition();
+      ServerPosition p = c.readPosition();
+      server.learn(p.executed(), c.identity().serverUuid()); // a fact read on the server itself
+      return p;
     } catch (SQLException failure) {
       if (Sql.isConnectionFailure(failure)) {
         failed(slot, failure);

@@ -141,6 +141,21 @@ class ReadPlanReuseTest {
   }
 
   @Test
+  void aReadWhoseTurnMovedToAReplicaThatCannotServeItRunsAtTheHomeItLeftNotOnThePrimary() throws SQLException {
+    Connection c = cluster(P, R1, R2);
+    StubServers.Server home = settle(c);
+    StubServers.Server turn = servers.server(home.address.equals(R1) ? R2 : R1);
+    turn.lag();
+    write(c, "INSERT INTO t VALUES (3)"); // the home has it; the replica whose turn comes next never will
+    cluster.pollRoundDone(System.nanoTime()); // a round ends: the turn goes to the replica that served fewer reads
+    read(c, "SELECT c FROM t WHERE id = 9");
+    assertThat(turn.waits.get()).as("the read went to the replica whose turn it was, and waited there").isPositive();
+    assertThat(count(turn, "SELECT c FROM t WHERE id = 9")).isZero();
+    assertThat(count(servers.server(P), "SELECT c FROM t WHERE id = 9")).as("not the primary").isZero();
+    assertThat(count(home, "SELECT c FROM t WHERE id = 9")).as("back at the home it left, without a wait").isEqualTo(1);
+  }
+
+  @Test
   void anIsolationLevelSetAfterThePlanReachesTheReplicaBeforeTheNextRead() throws SQLException {
     Connection c = cluster(P, R1);
     StubServers.Server home = settle(c);
