@@ -26,17 +26,50 @@ final class MariaDbTopology {
 
   private MariaDbTopology() {}
 
-  /** The driver's URL for the MariaDB sandbox, on the driver's defaults (no {@code ryow.*} setting). */
-  static String ryowUrl() {
+  /** The sandbox's {@code @@server_id} of each server, by {@code @@port}: 21, 22, 23 in port order. */
+  static java.util.Map<Integer, Long> serverIds() {
+    java.util.Map<Integer, Long> ids = new java.util.HashMap<>();
+    for (int i = 0; i < ALL_PORTS.size(); i++) {
+      ids.put(ALL_PORTS.get(i), 21L + i);
+    }
+    return ids;
+  }
+
+  /**
+   * The driver's URL for the MariaDB sandbox, with extra {@code key=value} parameters: none means the
+   * driver's defaults; a {@code ryow.*} parameter belongs only in a test about that setting
+   * ({@link ItSettingsRuleTest} enforces it).
+   */
+  static String ryowUrl(String... parameters) {
     StringBuilder url = new StringBuilder("jdbc:ryow:mysql://").append(HOST).append(':').append(PRIMARY_PORT);
     for (int port : REPLICA_PORTS) {
       url.append(',').append(HOST).append(':').append(port);
     }
-    return url.append("/ryow?user=ryow&password=ryow").toString();
+    url.append("/ryow?user=ryow&password=ryow");
+    for (String p : parameters) {
+      url.append('&').append(p);
+    }
+    return url.toString();
   }
 
-  static Connection ryow() throws SQLException {
-    return DriverManager.getConnection(ryowUrl());
+  static Connection ryow(String... parameters) throws SQLException {
+    return DriverManager.getConnection(ryowUrl(parameters));
+  }
+
+  /**
+   * Opens a connection and returns once its cluster's poller has finished a round with every replica in
+   * rotation (see {@link Topology#ryowPolledOnce}): tests that slow the poller down use it before they stop
+   * the appliers.
+   */
+  static Connection ryowPolledOnce(String... parameters) throws SQLException {
+    Connection c = ryow(parameters);
+    try {
+      Topology.awaitInRotation(c, REPLICA_PORTS.size());
+    } catch (AssertionError | SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
   }
 
   static Connection plain(int port) throws SQLException {
