@@ -93,7 +93,8 @@ class MariaDbChaosIT {
 
   /**
    * A HikariCP pool of 4 connections for 8 threads, on the driver's defaults; each iteration borrows for the
-   * write and again for the read-back. The primary is killed, restarted 3 s later, then a replica restarts.
+   * write and again for the read-back. The primary is killed and restarted 3 s later while the replicas'
+   * appliers are blocked in pulses ({@link LagBlock}), then a replica restarts.
    */
   @Test
   void aHikariPoolGoesOnWhenThePrimaryIsKilledAndRestartedAndWhenAReplicaRestarts() throws Exception {
@@ -109,8 +110,12 @@ class MariaDbChaosIT {
       load = new ReadBackLoad(TABLE, ReadBackLoad.pooled(pool), threads, MariaDbTopology.serverIds());
       try (load) {
         load.awaitWrites(ReadBackLoad.BEFORE, 100, 30);
-        replicaReadsWhileDead = killAndRestartThePrimary(TABLE, load.phase);
-        load.awaitWrites(ReadBackLoad.AFTER, 100, 60);
+        // The replicas' appliers blocked 200 ms of every 1000 ms meanwhile: reads must wait for their writes.
+        LagBlock block = LagBlock.start(MariaDbTopology.REPLICAS, 200, 1000);
+        try (block) {
+          replicaReadsWhileDead = killAndRestartThePrimary(TABLE, load.phase);
+          load.awaitWrites(ReadBackLoad.AFTER, 100, 60);
+        }
         load.phase.set(REPLICA_DOWN);
         Sandbox.run("--mariadb", "restart", "replica2");
         load.phase.set(REPLICA_BACK);

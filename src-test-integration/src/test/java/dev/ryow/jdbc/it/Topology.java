@@ -27,6 +27,9 @@ final class Topology {
   static final String USER = System.getProperty("ryow.it.user", "ryow");
   static final String PASSWORD = System.getProperty("ryow.it.password", "ryow");
   static final String DATABASE = System.getProperty("ryow.it.database", "ryow");
+  /** The replicas, for lag injection. */
+  static final Replicas REPLICAS = new Replicas(REPLICA_PORTS, Topology::plain, "STOP REPLICA SQL_THREAD",
+      "START REPLICA SQL_THREAD", Topology::resumeAppliers, Topology::awaitReplicasCaughtUp);
 
   private Topology() {}
 
