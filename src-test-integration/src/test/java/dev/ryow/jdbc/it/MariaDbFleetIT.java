@@ -130,7 +130,12 @@ class MariaDbFleetIT {
     assertThat(storm.rejected()).isZero();
     assertThat(storm.stale()).isPositive().isEqualTo(staleCounted);
     assertThat(served.primary()).isLessThanOrEqualTo(2 + (long) Math.ceil(2 * storm.seconds()));
-    Topology.assertCounted(served.replicas(), storm.stale(), "reads the replicas ran: exactly the stale ones");
+    if (MariaDbKeyReads.countsMisses()) {
+      Topology.assertCounted(served.replicas(), storm.stale(), "reads the replicas ran: exactly the stale ones");
+    } else {
+      // 10.11 counts only the lookups that found their row: the stale reads found none.
+      assertThat(served.replicas()).as("rows the replicas found for the stale reads (10.11)").isZero();
+    }
     Topology.assertCounted(served.primary(), storm.correct(), "reads the primary ran: exactly the correct ones");
   }
 
