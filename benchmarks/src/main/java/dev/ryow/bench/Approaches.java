@@ -323,9 +323,10 @@ final class Approaches {
   }
 
   /**
-   * The articles' approach, by hand: after the write, {@code SELECT @@global.gtid_executed} on the
-   * same primary connection; before the read, {@code WAIT_FOR_EXECUTED_GTID_SET(set, 0.1)} on a
-   * replica connection; 0 reads there, anything else reads on the primary.
+   * The articles' approach, by hand: after the write, the position on the same primary connection
+   * ({@code SELECT @@global.gtid_executed} on MySQL, {@code SELECT @@last_gtid} on MariaDB); before the read,
+   * the server's wait on a replica connection ({@code WAIT_FOR_EXECUTED_GTID_SET(set, 0.1)},
+   * {@code MASTER_GTID_WAIT(gtid, 0.1)}); 0 reads there, anything else reads on the primary.
    */
   static final class HandWritten implements Approach {
     @Override
@@ -335,8 +336,9 @@ final class Approaches {
 
     @Override
     public String description() {
-      return "plain Connector/J, the articles' code: `SELECT @@global.gtid_executed` after the write, "
-          + "`WAIT_FOR_EXECUTED_GTID_SET(set, 0.1)` on a replica before the read, primary on timeout";
+      return "plain Connector/J, the articles' code: `SELECT @@global.gtid_executed` (MariaDB: `SELECT @@last_gtid`) "
+          + "after the write, `WAIT_FOR_EXECUTED_GTID_SET(set, 0.1)` (MariaDB: `MASTER_GTID_WAIT(gtid, 0.1)`) on a "
+          + "replica before the read, primary on timeout";
     }
 
     @Override
@@ -345,6 +347,7 @@ final class Approaches {
     }
 
     private static ThreadWorker openThread(Topology topology, int thread, String table) throws SQLException {
+      Flavor flavor = topology.flavor();
       Connection primary = DriverManager.getConnection(topology.mysqlUrl(topology.primary()));
       List<String> replicas = topology.replicas();
       Connection replica = DriverManager.getConnection(topology.mysqlUrl(replicas.get(thread % replicas.size())));
@@ -354,7 +357,7 @@ final class Approaches {
         @Override
         public void write(long id, int v) throws SQLException {
           insert(primary, table, id, v);
-          try (PreparedStatement ps = primary.prepareStatement("SELECT @@global.gtid_executed");
+          try (PreparedStatement ps = primary.prepareStatement(flavor.ownPosition);
               ResultSet rs = ps.executeQuery()) {
             rs.next();
             gtidSet = rs.getString(1);
@@ -364,7 +367,7 @@ final class Approaches {
         @Override
         public int read(long id) throws SQLException {
           boolean reached;
-          try (PreparedStatement ps = replica.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
+          try (PreparedStatement ps = replica.prepareStatement(flavor.waitQuery)) {
             ps.setString(1, gtidSet);
             ps.setDouble(2, HAND_WRITTEN_WAIT_SECONDS);
             try (ResultSet rs = ps.executeQuery()) {

@@ -23,6 +23,8 @@ public final class Summary {
   static final String NETWORK = "network";
   /** The folder, inside the results folder, of the web-style pages run ({@code --reads}). */
   static final String WEB = "web";
+  /** The folder, inside the results folder, of the workload run against the MariaDB sandbox. */
+  static final String MARIADB = "mariadb";
 
   private Summary() {}
 
@@ -174,7 +176,21 @@ public final class Summary {
           WEB + "/workload-targets.tsv", WEB + "/workload.md", started(out.resolve(WEB).resolve("workload.md"))));
       runs.add(new Run("protocol", "transaction protocol", "protocol-targets.tsv", "protocol.md",
           started(out.resolve("protocol.md"))));
+      Path mariaDb = out.resolve(MARIADB).resolve("workload.md");
+      runs.add(new Run("MariaDB " + mariaDbVersion(mariaDb), "workload on loopback against MariaDB primary and replicas",
+          MARIADB + "/workload-targets.tsv", MARIADB + "/workload.md", started(mariaDb)));
       return runs;
+    }
+
+    /** The MariaDB version ({@code 11.8}) of the report's {@code - MariaDB 11.8.9-MariaDB…} line, or empty. */
+    private static String mariaDbVersion(Path report) throws IOException {
+      for (String line : lines(report)) {
+        if (line.startsWith("- MariaDB ")) {
+          String[] parts = line.substring("- MariaDB ".length()).split("\\.", 3);
+          return parts.length < 2 ? "" : parts[0] + "." + parts[1];
+        }
+      }
+      return "";
     }
 
     /** The time of the report's {@code - Run started …} line, or empty. */

@@ -23,6 +23,8 @@ public final class Topology {
   private final List<String> hosts;
   private final String database;
   private final Map<String, String> params;
+  /** The servers' flavour, asked of the primary on first use. */
+  private volatile Flavor flavor;
 
   private Topology(String ryowUrl) {
     String prefix = "jdbc:ryow:mysql://";
@@ -80,6 +82,16 @@ public final class Topology {
           + "/ryow?user=ryow&password=ryow";
     }
     return new Topology(url);
+  }
+
+  /** MySQL or MariaDB, as the primary says (asked once). */
+  public Flavor flavor() throws SQLException {
+    Flavor f = flavor;
+    if (f == null) {
+      f = Flavor.of(mysqlUrl(primary()));
+      flavor = f;
+    }
+    return f;
   }
 
   /** {@code host:port} of the primary. */
@@ -169,16 +181,17 @@ public final class Topology {
   /** Waits until every replica has executed everything the primary has (at most {@code seconds}). */
   public void awaitReplicasCaughtUp(int seconds) throws SQLException {
     String executed;
+    Flavor f = flavor();
     try (Connection c = DriverManager.getConnection(mysqlUrl(primary()));
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT @@global.gtid_executed")) {
+        ResultSet rs = s.executeQuery(f.primaryPosition)) {
       rs.next();
       executed = rs.getString(1);
     }
     List<String> behind = new ArrayList<>();
     for (String r : replicas()) {
       try (Connection c = DriverManager.getConnection(mysqlUrl(r));
-          PreparedStatement ps = c.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
+          PreparedStatement ps = c.prepareStatement(f.waitQuery)) {
         ps.setString(1, executed);
         ps.setInt(2, seconds);
         try (ResultSet rs = ps.executeQuery()) {

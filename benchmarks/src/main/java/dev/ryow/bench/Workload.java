@@ -300,7 +300,7 @@ public final class Workload {
       throws SQLException {
     Topology.exec(topology.mysqlUrl(topology.primary()),
         "CREATE USER IF NOT EXISTS '" + ADMIN_USER + "'@'%' IDENTIFIED BY '" + ADMIN_USER + "'",
-        "GRANT ALL PRIVILEGES ON *.* TO '" + ADMIN_USER + "'@'%'");
+        topology.flavor().adminGrant(ADMIN_USER));
     List<String> ddl = new ArrayList<>();
     for (Approach a : approaches) {
       List<String> suffixes = new ArrayList<>(List.of("warmup"));
@@ -318,8 +318,12 @@ public final class Workload {
     // MySQL accounts an applier's statements to whoever ran START REPLICA (an integration test, the
     // sandbox...): restarted by the admin user, they never count as the workload user's statements.
     // A Group Replication member's applier is a system thread (and cannot be stopped): nothing to restart.
+    Flavor flavor = topology.flavor();
+    for (String server : topology.servers()) {
+      flavor.countOn(adminUrl(server));
+    }
     for (String r : topology.replicas()) {
-      if (!Topology.groupMember(adminUrl(r))) {
+      if (!flavor.groupMember(adminUrl(r))) {
         Topology.exec(adminUrl(r), "STOP REPLICA SQL_THREAD", "START REPLICA SQL_THREAD");
       }
     }
@@ -346,7 +350,9 @@ public final class Workload {
       long[][] writeNanos = new long[threads][];
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch done = new CountDownLatch(threads);
-      sampler = ApplyDelaySampler.start(topology.replicas().stream().map(this::adminUrl).toList());
+      if (topology.flavor().samplesApplyDelay()) {
+        sampler = ApplyDelaySampler.start(topology.replicas().stream().map(this::adminUrl).toList());
+      }
       lag.start();
       long start = System.nanoTime();
       List<Thread> running = new ArrayList<>();
@@ -408,8 +414,10 @@ public final class Workload {
         th.join();
       }
       long flights = roundTrips() - flightsBefore;
-      long[] applyDelays = sampler.stop();
-      sampler.close();
+      long[] applyDelays = sampler == null ? new long[0] : sampler.stop();
+      if (sampler != null) {
+        sampler.close();
+      }
       Counts after = counts(table);
       lag.stop();
       progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), true);
@@ -462,20 +470,16 @@ public final class Workload {
   private record Counts(long primaryReads, long replicaReads, long statements) {}
 
   private Counts counts(String table) throws SQLException {
-    String readDigest = "SELECT `v` FROM `" + table + "` WHERE %";
+    Flavor flavor = topology.flavor();
     long primaryReads = 0;
     long replicaReads = 0;
     long statements = 0;
     for (String server : topology.servers()) {
       try (Connection c = DriverManager.getConnection(adminUrl(server));
-          PreparedStatement digest = c.prepareStatement(
-              "SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest"
-                  + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT LIKE ?");
-          PreparedStatement byUser = c.prepareStatement(
-              "SELECT COALESCE(SUM(COUNT_STAR), 0)"
-                  + " FROM performance_schema.events_statements_summary_by_user_by_event_name WHERE USER = ?")) {
+          PreparedStatement digest = c.prepareStatement(flavor.tableReads);
+          PreparedStatement byUser = c.prepareStatement(flavor.userStatements)) {
         digest.setString(1, topology.database());
-        digest.setString(2, readDigest);
+        digest.setString(2, table);
         long reads = single(digest);
         if (server.equals(topology.primary())) {
           primaryReads += reads;
@@ -498,7 +502,7 @@ public final class Workload {
 
   private void resumeReplicas() throws SQLException {
     for (String r : topology.replicas()) {
-      if (!Topology.groupMember(adminUrl(r))) {
+      if (!topology.flavor().groupMember(adminUrl(r))) {
         Topology.exec(adminUrl(r), "START REPLICA SQL_THREAD");
       }
     }

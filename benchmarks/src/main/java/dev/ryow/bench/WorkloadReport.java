@@ -119,14 +119,26 @@ final class WorkloadReport {
     md.add("");
     md.add("- Each iteration inserts a new row `(id, v)` on the primary and reads it back at once by id; a read "
         + "that finds no row, or another value, is **stale** (counted by the client).");
-    md.add("- **Reads on primary**: per server, the `COUNT_STAR` delta of the read's statement digest "
-        + "(`SELECT v FROM <table> WHERE id = ?`) in `performance_schema.events_statements_summary_by_digest`; "
-        + "every approach and condition has its own table, so digests never mix.");
-    md.add("- **Statements / iteration**: per server, the `COUNT_STAR` delta of "
-        + "`events_statements_summary_by_user_by_event_name` for the workload user, summed over all three "
-        + "servers, divided by the iterations. Lag injection and these counts run as another user "
-        + "(`" + Workload.ADMIN_USER + "`); connections are opened and primed (one write and read per thread) "
-        + "before the first count, so only the loop is counted.");
+    if (mariaDb()) {
+      md.add("- **Reads on primary**: per server, the delta of `KEY_READ_HITS + KEY_READ_MISSES` of the cell's "
+          + "table in `information_schema.TABLE_STATISTICS` (MariaDB's `userstat=ON`, set by the workload; "
+          + "performance_schema is off by default on MariaDB): each read by id is one lookup, inserts and the "
+          + "replicas' appliers none; every approach and condition has its own table.");
+      md.add("- **Statements / iteration**: per server, the delta of `SELECT_COMMANDS + UPDATE_COMMANDS + "
+          + "OTHER_COMMANDS` in `information_schema.USER_STATISTICS` for the workload user, summed over all three "
+          + "servers, divided by the iterations. Lag injection and these counts run as another user "
+          + "(`" + Workload.ADMIN_USER + "`); connections are opened and primed (one write and read per thread) "
+          + "before the first count, so only the loop is counted.");
+    } else {
+      md.add("- **Reads on primary**: per server, the `COUNT_STAR` delta of the read's statement digest "
+          + "(`SELECT v FROM <table> WHERE id = ?`) in `performance_schema.events_statements_summary_by_digest`; "
+          + "every approach and condition has its own table, so digests never mix.");
+      md.add("- **Statements / iteration**: per server, the `COUNT_STAR` delta of "
+          + "`events_statements_summary_by_user_by_event_name` for the workload user, summed over all three "
+          + "servers, divided by the iterations. Lag injection and these counts run as another user "
+          + "(`" + Workload.ADMIN_USER + "`); connections are opened and primed (one write and read per thread) "
+          + "before the first count, so only the loop is counted.");
+    }
     if (counted) {
       md.add("- **Round trips / iteration**: client-to-server flights counted by the forwarders (data from the client"
           + " after the server last sent something, per connection), summed over all servers, divided by the"
@@ -137,16 +149,21 @@ final class WorkloadReport {
       md.add("- With " + settings.runs() + " runs, each cell ran once per round; the table pools the runs' counts and"
           + " shows the median of their percentiles; *p50 per run* is the range of the runs' read p50s.");
     }
-    md.add("- **Replica apply delay**: while each cell runs, every " + ApplyDelaySampler.INTERVAL_MS + " ms, the admin "
-        + "user reads each replica's `performance_schema.replication_applier_status_by_worker` (one row per applier "
-        + "worker: the last transaction it applied) and takes `LAST_APPLIED_TRANSACTION_END_APPLY_TIMESTAMP` − "
-        + "`LAST_APPLIED_TRANSACTION_ORIGINAL_COMMIT_TIMESTAMP`: the first is when the replica's worker finished "
-        + "applying the transaction (the replica's clock), the second when the primary wrote it to its binary log "
-        + "(the primary's clock; all servers here share one machine's clock), both to the microsecond. Each "
-        + "transaction counts once per replica (by GTID), those applied before the cell's first sample are left "
-        + "out, and p50/p99 pool both replicas and all runs of the cell. It is a sample (the last transaction per "
-        + "worker at each poll), not every write; under pulse and blocked lag, transactions still unapplied when "
-        + "the cell ends are not in it, and under storm nothing is applied during the cell (–).");
+    if (mariaDb()) {
+      md.add("- **Replica apply delay**: not sampled on MariaDB (the sampler reads MySQL's performance_schema "
+          + "replication tables) (–).");
+    } else {
+      md.add("- **Replica apply delay**: while each cell runs, every " + ApplyDelaySampler.INTERVAL_MS + " ms, the admin "
+          + "user reads each replica's `performance_schema.replication_applier_status_by_worker` (one row per applier "
+          + "worker: the last transaction it applied) and takes `LAST_APPLIED_TRANSACTION_END_APPLY_TIMESTAMP` − "
+          + "`LAST_APPLIED_TRANSACTION_ORIGINAL_COMMIT_TIMESTAMP`: the first is when the replica's worker finished "
+          + "applying the transaction (the replica's clock), the second when the primary wrote it to its binary log "
+          + "(the primary's clock; all servers here share one machine's clock), both to the microsecond. Each "
+          + "transaction counts once per replica (by GTID), those applied before the cell's first sample are left "
+          + "out, and p50/p99 pool both replicas and all runs of the cell. It is a sample (the last transaction per "
+          + "worker at each poll), not every write; under pulse and blocked lag, transactions still unapplied when "
+          + "the cell ends are not in it, and under storm nothing is applied during the cell (–).");
+    }
     md.add("- Latencies are measured by the client around `write` (everything the approach does to write, e.g. "
         + "`setReadOnly(false)` or the GTID capture) and `read` (everything it does to read, e.g. the wait).");
     md.add("- The pooled approaches (`" + POOLED + "`, `" + POOLED_REFERENCE + "`) borrow from a HikariCP pool "
@@ -169,10 +186,16 @@ final class WorkloadReport {
     targets.forEach(t -> System.out.println(t.row()));
   }
 
+  /** Whether the run was against MariaDB servers (their version says so). */
+  private boolean mariaDb() {
+    return settings.mysqlVersion().contains("MariaDB");
+  }
+
   List<String> settingsLines() {
     List<String> l = new ArrayList<>(Machine.describe());
-    l.add("- MySQL " + settings.mysqlVersion() + " (sandbox: 1 primary, " + settings.topology().replicas().size()
-        + " replicas, GTID, row binlog, on this machine); " + settings.connectorVersion());
+    l.add("- " + (mariaDb() ? "MariaDB " : "MySQL ") + settings.mysqlVersion() + " (sandbox: 1 primary, "
+        + settings.topology().replicas().size() + " replicas, GTID, row binlog, on this machine); "
+        + settings.connectorVersion());
     l.add(String.format(Locale.ROOT, "- Settings: %d threads, %d s per cell (after a %d s warm-up per approach), "
         + "pulse = appliers paused %d ms of every %d ms, blocked = appliers running but blocked (`FLUSH TABLES "
         + "WITH READ LOCK` held on the replicas) %d ms of every %d ms, storm = appliers paused for the whole cell; "

@@ -10,16 +10,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTransientException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +32,10 @@ class FleetProtectionIT {
   /** The read's normalised text in performance_schema's digests. */
   private static final String READ_DIGEST = "FROM `it_fleet` WHERE";
 
+  /** The fallback budget's refusal names the settings to tune. */
+  private static final Predicate<String> DOCUMENTED_REFUSAL =
+      m -> m.contains("ryow.fallbackRate") && m.contains("ryow.waitTimeout");
+
   @BeforeEach
   void table() throws SQLException {
     Topology.resumeAppliers();
@@ -53,80 +52,11 @@ class FleetProtectionIT {
     Sandbox.restoreTopology();
   }
 
-  /** What a storm saw. */
-  record Storm(long reads, long correct, long stale, long rejected, long maxBlockMillis, double seconds) {}
-
-  /**
-   * {@code threads} threads, each with its own connection, write a row and read it back until
-   * {@code seconds} passed. A read that returns the row is correct; one that does not is stale; a
-   * {@link SQLTransientException} naming the fallback budget is the documented refusal; anything else fails.
-   */
-  private static Storm storm(int threads, double seconds, int pauseMillis, String... settings) throws Exception {
-    AtomicLong reads = new AtomicLong();
-    AtomicLong correct = new AtomicLong();
-    AtomicLong stale = new AtomicLong();
-    AtomicLong rejected = new AtomicLong();
-    AtomicLong maxBlock = new AtomicLong();
-    AtomicInteger ids = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(threads);
-    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-    long[] end = new long[1];
-    long started;
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        futures.add(pool.submit(() -> {
-          try (Connection c = Topology.ryow(settings);
-              PreparedStatement write = c.prepareStatement("INSERT INTO it_fleet (id, v) VALUES (?, ?)");
-              PreparedStatement read = c.prepareStatement(READ)) {
-            // Warm-up: opens the connection's replica connection (no watermark yet, so no wait).
-            try (java.sql.Statement warm = c.createStatement()) {
-              warm.executeQuery("SELECT @@port").close();
-            }
-            ready.countDown();
-            go.await();
-            while (System.nanoTime() < end[0]) {
-              int id = ids.incrementAndGet();
-              write.setInt(1, id);
-              write.setInt(2, id * 7);
-              write.executeUpdate();
-              read.setInt(1, id);
-              long r0 = System.nanoTime();
-              try (ResultSet rs = read.executeQuery()) {
-                reads.incrementAndGet();
-                if (rs.next() && rs.getInt(1) == id * 7) {
-                  correct.incrementAndGet();
-                } else {
-                  stale.incrementAndGet();
-                }
-              } catch (SQLTransientException e) {
-                reads.incrementAndGet();
-                assertThat(e.getMessage()).contains("ryow.fallbackRate").contains("ryow.waitTimeout");
-                rejected.incrementAndGet();
-              }
-              maxBlock.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - r0), Math::max);
-              if (pauseMillis > 0) {
-                Thread.sleep(pauseMillis);
-              }
-            }
-          }
-          return null;
-        }));
-      }
-      assertThat(ready.await(60, TimeUnit.SECONDS)).as("storm connections opened").isTrue();
-      started = System.nanoTime();
-      end[0] = started + (long) (seconds * 1e9);
-      go.countDown();
-      for (Future<?> f : futures) {
-        f.get(120, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    // From the start signal until the last read returned: the period the budget applies to.
-    double elapsed = (System.nanoTime() - started) / 1e9;
-    return new Storm(reads.get(), correct.get(), stale.get(), rejected.get(), maxBlock.get(), elapsed);
+  /** A storm of {@code threads} connections opened with {@code settings}: see {@link ReadBackStorm}. */
+  private static ReadBackStorm.Outcome storm(int threads, double seconds, int pauseMillis, String... settings)
+      throws Exception {
+    return ReadBackStorm.run(() -> Topology.ryow(settings), "it_fleet", threads, seconds, pauseMillis,
+        DOCUMENTED_REFUSAL);
   }
 
   @Test
@@ -143,7 +73,7 @@ class FleetProtectionIT {
     MetricsSnapshot before;
     MetricsSnapshot after;
     long primaryServed;
-    Storm storm;
+    ReadBackStorm.Outcome storm;
     try (Connection holder = Topology.ryowPolledOnce(settings)) {
       Topology.pauseAppliers();
       before = holder.unwrap(RyowConnection.class).clusterMetrics();
@@ -190,7 +120,7 @@ class FleetProtectionIT {
     }
     long primaryBefore = Topology.statementsLike(PRIMARY_PORT, READ_DIGEST);
     long replicasBefore = replicaReads();
-    Storm storm = storm(8, 3, 20, settings);
+    ReadBackStorm.Outcome storm = storm(8, 3, 20, settings);
     long primaryServed = Topology.settledStatementsLike(PRIMARY_PORT, READ_DIGEST) - primaryBefore;
     long replicasServed = replicaReads() - replicasBefore;
     MetricsSnapshot after;
@@ -314,7 +244,7 @@ class FleetProtectionIT {
     try (Connection c = Topology.ryow(settings)) {
       before = c.unwrap(RyowConnection.class).clusterMetrics();
     }
-    Storm storm;
+    ReadBackStorm.Outcome storm;
     try {
       storm = storm(12, 4, 0, settings);
     } finally {

@@ -278,6 +278,19 @@ final class HeldConnections implements AutoCloseable {
   public void close() throws java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
     stop.set(true);
     try {
+      awaitStopped(futures, threads);
+    } finally {
+      closeConnections();
+    }
+  }
+
+  /**
+   * Waits for each of {@code futures} (told to stop), 90 s at the most each: a thread stuck longer fails the
+   * test, as does one that failed; then shuts {@code threads} down.
+   */
+  static void awaitStopped(List<Future<?>> futures, ExecutorService threads)
+      throws java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+    try {
       for (Future<?> f : futures) {
         f.get(90, TimeUnit.SECONDS);
       }
@@ -286,7 +299,6 @@ final class HeldConnections implements AutoCloseable {
       throw new AssertionError("interrupted while stopping the workload", e);
     } finally {
       threads.shutdownNow();
-      closeConnections();
     }
   }
 
@@ -309,15 +321,20 @@ final class HeldConnections implements AutoCloseable {
 
   /** Acknowledged writes that {@code primary} does not have. */
   Set<Integer> lostOn(Connection primary) throws SQLException {
+    return missingOn(primary, table, acknowledged);
+  }
+
+  /** The ids of {@code ids} that {@code table} on the server of {@code c} does not have (its column {@code id}). */
+  static Set<Integer> missingOn(Connection c, String table, Set<Integer> ids) throws SQLException {
     Set<Integer> present = new HashSet<>();
-    try (Statement s = primary.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM " + table)) {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM " + table)) {
       while (rs.next()) {
         present.add(rs.getInt(1));
       }
     }
-    Set<Integer> lost = new HashSet<>(acknowledged);
-    lost.removeAll(present);
-    return lost;
+    Set<Integer> missing = new HashSet<>(ids);
+    missing.removeAll(present);
+    return missing;
   }
 
   /** Per connection: writes before / during / after, failures. */

@@ -1,7 +1,5 @@
 package dev.ryow.jdbc.it;
 
-import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
-
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,11 +19,13 @@ final class LagBlock implements AutoCloseable {
   /** How long the lock may wait for running statements: a hold that cannot start fails, never hangs. */
   private static final int LOCK_WAIT_SECONDS = 5;
 
+  private final Replicas replicas;
   private final List<Connection> sessions;
   private final Thread thread;
   private final AtomicReference<SQLException> failure = new AtomicReference<>();
 
-  private LagBlock(List<Connection> sessions, long holdMillis, long periodMillis) {
+  private LagBlock(Replicas replicas, List<Connection> sessions, long holdMillis, long periodMillis) {
+    this.replicas = replicas;
     this.sessions = sessions;
     if (periodMillis == 0) {
       thread = null;
@@ -48,12 +48,17 @@ final class LagBlock implements AutoCloseable {
     thread.setDaemon(true);
   }
 
-  /** Starts blocking every replica's applier {@code holdMillis} out of every {@code periodMillis}. */
+  /** Starts blocking every MySQL sandbox replica's applier {@code holdMillis} out of every {@code periodMillis}. */
   static LagBlock start(long holdMillis, long periodMillis) throws SQLException {
+    return start(Topology.REPLICAS, holdMillis, periodMillis);
+  }
+
+  /** Starts blocking the applier of each of {@code replicas} {@code holdMillis} out of every {@code periodMillis}. */
+  static LagBlock start(Replicas replicas, long holdMillis, long periodMillis) throws SQLException {
     if (holdMillis <= 0 || holdMillis >= periodMillis) {
       throw new IllegalArgumentException("holdMillis must be more than 0 and less than periodMillis");
     }
-    LagBlock block = new LagBlock(open(REPLICA_PORTS), holdMillis, periodMillis);
+    LagBlock block = new LagBlock(replicas, open(replicas, replicas.ports()), holdMillis, periodMillis);
     block.thread.start();
     return block;
   }
@@ -65,7 +70,12 @@ final class LagBlock implements AutoCloseable {
 
   /** Blocks the appliers of the replicas on {@code replicaPorts} from now until closed (the locks are held on return). */
   static LagBlock holdAll(List<Integer> replicaPorts) throws SQLException {
-    LagBlock block = new LagBlock(open(replicaPorts), 0, 0);
+    return holdAll(Topology.REPLICAS, replicaPorts);
+  }
+
+  /** {@link #holdAll(List)} for the replicas on {@code replicaPorts} of {@code replicas}. */
+  static LagBlock holdAll(Replicas replicas, List<Integer> replicaPorts) throws SQLException {
+    LagBlock block = new LagBlock(replicas, open(replicas, replicaPorts), 0, 0);
     try {
       block.lockAll();
     } catch (SQLException e) {
@@ -75,11 +85,11 @@ final class LagBlock implements AutoCloseable {
     return block;
   }
 
-  private static List<Connection> open(List<Integer> ports) throws SQLException {
+  private static List<Connection> open(Replicas replicas, List<Integer> ports) throws SQLException {
     List<Connection> sessions = new ArrayList<>();
     try {
       for (int port : ports) {
-        Connection c = Topology.plain(port);
+        Connection c = replicas.plain().open(port);
         sessions.add(c);
         run(c, "SET SESSION lock_wait_timeout = " + LOCK_WAIT_SECONDS);
       }
@@ -138,7 +148,7 @@ final class LagBlock implements AutoCloseable {
       }
     }
     closeSessions();
-    Topology.awaitReplicasCaughtUp();
+    replicas.awaitCaughtUp().run();
     SQLException e = failure.get();
     if (e != null) {
       throw new SQLException("the lag block failed", e);

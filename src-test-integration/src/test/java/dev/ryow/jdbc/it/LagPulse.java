@@ -1,7 +1,5 @@
 package dev.ryow.jdbc.it;
 
-import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
-
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -11,18 +9,18 @@ import java.util.concurrent.atomic.AtomicReference;
  * and waits until the replicas have caught up, and rethrows anything the pulsing thread hit.
  */
 final class LagPulse implements AutoCloseable {
+  private final Replicas replicas;
   private final Thread thread;
   private final AtomicReference<SQLException> failure = new AtomicReference<>();
 
-  private LagPulse(long pauseMillis, long periodMillis) {
+  private LagPulse(Replicas replicas, long pauseMillis, long periodMillis) {
+    this.replicas = replicas;
     thread = new Thread(() -> {
       try {
         while (!Thread.currentThread().isInterrupted()) {
-          Topology.pauseAppliers();
+          replicas.execAll(replicas.stopApplier());
           Thread.sleep(pauseMillis);
-          for (int port : REPLICA_PORTS) {
-            Topology.exec(port, "START REPLICA SQL_THREAD");
-          }
+          replicas.execAll(replicas.startApplier());
           Thread.sleep(periodMillis - pauseMillis);
         }
       } catch (InterruptedException e) {
@@ -34,9 +32,14 @@ final class LagPulse implements AutoCloseable {
     thread.setDaemon(true);
   }
 
-  /** Starts pulsing: appliers stopped {@code pauseMillis} out of every {@code periodMillis}. */
+  /** Starts pulsing the MySQL sandbox: appliers stopped {@code pauseMillis} out of every {@code periodMillis}. */
   static LagPulse start(long pauseMillis, long periodMillis) {
-    LagPulse pulse = new LagPulse(pauseMillis, periodMillis);
+    return start(Topology.REPLICAS, pauseMillis, periodMillis);
+  }
+
+  /** Starts pulsing {@code replicas}: appliers stopped {@code pauseMillis} out of every {@code periodMillis}. */
+  static LagPulse start(Replicas replicas, long pauseMillis, long periodMillis) {
+    LagPulse pulse = new LagPulse(replicas, pauseMillis, periodMillis);
     pulse.thread.start();
     return pulse;
   }
@@ -49,7 +52,7 @@ final class LagPulse implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    Topology.resumeAppliers();
+    replicas.resume().run();
     Exception e = failure.get();
     if (e != null) {
       throw new SQLException("the lag pulse failed", e);

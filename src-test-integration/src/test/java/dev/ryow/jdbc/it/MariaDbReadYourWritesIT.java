@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The promise on MariaDB, on the driver's defaults: a write followed by a read on the same logical
- * connection never returns stale data, with the replicas' appliers stopped (pulsed {@code STOP SLAVE
+ * connection never returns stale data, with the replicas' appliers stopped ({@link LagPulse}: {@code STOP SLAVE
  * SQL_THREAD}) or blocked while running ({@code FLUSH TABLES WITH READ LOCK} held on the replicas), while
  * a plain replica connection in the same run does read stale data (so the test can fail). Where a read
  * ran is the answer of the server that ran it ({@code @@port}, {@code @@server_id}).
@@ -126,28 +126,10 @@ class MariaDbReadYourWritesIT {
 
   @Test
   void stoppedAppliersNeverStale() throws Exception {
-    Thread pulser = new Thread(() -> {
-      try {
-        while (!Thread.currentThread().isInterrupted()) {
-          MariaDbTopology.stopAppliers();
-          Thread.sleep(300);
-          MariaDbTopology.startAppliers();
-          Thread.sleep(200);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (SQLException e) {
-        throw new IllegalStateException(e);
-      }
-    }, "mariadb-pulse");
-    pulser.start();
     Tally tally;
-    try {
+    LagPulse pulse = LagPulse.start(MariaDbTopology.REPLICAS, 300, 500);
+    try (pulse) {
       tally = run();
-    } finally {
-      pulser.interrupt();
-      pulser.join();
-      MariaDbTopology.startAppliers();
     }
     System.out.printf("MariaDB stopped appliers (pulsed): %s%n", tally);
     assertThat(tally.ryowStale()).isZero();
@@ -158,11 +140,9 @@ class MariaDbReadYourWritesIT {
   @Test
   void blockedAppliersNeverStale() throws Exception {
     Tally tally;
-    MariaDbTopology.Block block = new MariaDbTopology.Block(300, 500);
-    try {
+    LagBlock block = LagBlock.start(MariaDbTopology.REPLICAS, 300, 500);
+    try (block) {
       tally = run();
-    } finally {
-      block.close();
     }
     System.out.printf("MariaDB blocked appliers: %s%n", tally);
     assertThat(tally.ryowStale()).isZero();

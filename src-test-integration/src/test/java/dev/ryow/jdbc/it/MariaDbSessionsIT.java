@@ -26,43 +26,52 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The promise where the write and the read come on different connections, on MariaDB and the driver's
- * defaults: a HikariCP pool of 4 connections shared by 8 threads under blocked appliers; a consistency token
+ * defaults: a HikariCP pool of 4 connections shared by 8 threads under blocked appliers ({@link LagBlock}) and
+ * under appliers stopped in pulses ({@link LagPulse}); a consistency token
  * carried from a writer in another JVM; and monotonic reads of a row another client keeps updating while
  * the replicas take turns being blocked (each falls behind the other in its turn). Each case also reads with
  * plain Connector/J connections, which must go wrong (stale or backward), so that the case can fail.
  * Where reads ran is the servers' own {@code @@port}.
  */
 class MariaDbSessionsIT {
-  private final List<Connection> holds = new ArrayList<>();
-
   @BeforeEach
   void start() {
     MariaDbTopology.start();
   }
 
   @AfterEach
-  void release() throws SQLException {
-    for (Connection c : holds) {
-      try (c; Statement s = c.createStatement()) {
-        s.execute("UNLOCK TABLES");
-      }
-    }
-    holds.clear();
+  void caughtUp() throws SQLException {
     MariaDbTopology.awaitReplicasCaughtUp();
   }
 
-  /** Blocks the applier of the replica on {@code port} (FLUSH TABLES WITH READ LOCK) until the test ends. */
-  private void hold(int port) throws SQLException {
-    Connection c = MariaDbTopology.plain(port);
-    holds.add(c);
-    try (Statement s = c.createStatement()) {
-      s.execute("SET SESSION lock_wait_timeout = 5");
-      s.execute("FLUSH TABLES WITH READ LOCK");
-    }
+  /** Lag for the length of a run: started by the call, stopped (and the replicas caught up) by closing. */
+  @FunctionalInterface
+  private interface Lag {
+    Lagging start() throws SQLException;
+  }
+
+  /** Lag that is on until closed. */
+  @FunctionalInterface
+  private interface Lagging extends AutoCloseable {
+    @Override
+    void close() throws SQLException;
   }
 
   @Test
-  void aPoolOfFourConnectionsForEightThreadsNeverReadsStale() throws Exception {
+  void aPoolOfFourConnectionsForEightThreadsNeverReadsStaleUnderBlockedAppliers() throws Exception {
+    pooled("blocked appliers", () -> LagBlock.start(MariaDbTopology.REPLICAS, 300, 500)::close);
+  }
+
+  @Test
+  void aPoolOfFourConnectionsForEightThreadsNeverReadsStaleUnderPulsedAppliers() throws Exception {
+    pooled("appliers stopped in pulses", () -> LagPulse.start(MariaDbTopology.REPLICAS, 300, 500)::close);
+  }
+
+  /**
+   * A HikariCP pool of 4 on the driver's defaults for 8 threads under {@code lag}: each iteration borrows for
+   * the write and again for the read-back (usually another connection), which must see the write.
+   */
+  private static void pooled(String what, Lag lag) throws Exception {
     MariaDbTopology.recreateTable("it_mdb_pool", "id INT PRIMARY KEY, v INT NOT NULL");
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(MariaDbTopology.ryowUrl());
@@ -74,9 +83,9 @@ class MariaDbSessionsIT {
     AtomicInteger onPrimary = new AtomicInteger();
     int threads = 8;
     int iterations = 60;
-    MariaDbTopology.Block block = new MariaDbTopology.Block(300, 500);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try (HikariDataSource ds = new HikariDataSource(config)) {
+    Lagging lagging = lag.start();
+    try (lagging; HikariDataSource ds = new HikariDataSource(config)) {
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
@@ -116,11 +125,9 @@ class MariaDbSessionsIT {
       }
     } finally {
       pool.shutdownNow();
-      block.close();
     }
-    System.out.printf("MariaDB pool 4 x 8 threads, blocked appliers: %d reads, stale %d, plain stale %d,"
-        + " primary %d, replicas %d%n", threads * iterations, stale.get(), plainStale.get(), onPrimary.get(),
-        onReplicas.get());
+    System.out.printf("MariaDB pool 4 x 8 threads, %s: %d reads, stale %d, plain stale %d, primary %d, replicas %d%n",
+        what, threads * iterations, stale.get(), plainStale.get(), onPrimary.get(), onReplicas.get());
     assertThat(stale.get()).isZero();
     assertThat(onPrimary.get() + onReplicas.get()).isEqualTo(threads * iterations);
     assertThat(plainStale.get()).as("the lag must show to a plain replica connection").isPositive();
@@ -129,28 +136,29 @@ class MariaDbSessionsIT {
   @Test
   void aTokenFromAWriterInAnotherJvmIsWaitedFor() throws Exception {
     MariaDbTopology.recreateTable("it_scope", "id INT PRIMARY KEY, v INT NOT NULL");
-    hold(REPLICA_PORTS.get(0));
-    hold(REPLICA_PORTS.get(1));
     int rounds = 4;
     int stale = 0;
     int plainStale = 0;
-    for (int round = 1; round <= rounds; round++) {
-      String token = TokenWriterMain.run(MariaDbTopology.ryowUrl(), round, 10 * round);
-      assertThat(token).as("a MariaDB token names its kind").startsWith("d1:").contains("0-21-");
-      try (Connection plain = MariaDbTopology.plain(REPLICA_PORTS.get(round % 2));
-          Statement s = plain.createStatement();
-          ResultSet rs = s.executeQuery("SELECT v FROM it_scope WHERE id = " + round)) {
-        if (!rs.next()) {
-          plainStale++;
+    LagBlock block = LagBlock.holdAll(MariaDbTopology.REPLICAS, REPLICA_PORTS);
+    try (block) {
+      for (int round = 1; round <= rounds; round++) {
+        String token = TokenWriterMain.run(MariaDbTopology.ryowUrl(), round, 10 * round);
+        assertThat(token).as("a MariaDB token names its kind").startsWith("d1:").contains("0-21-");
+        try (Connection plain = MariaDbTopology.plain(REPLICA_PORTS.get(round % 2));
+            Statement s = plain.createStatement();
+            ResultSet rs = s.executeQuery("SELECT v FROM it_scope WHERE id = " + round)) {
+          if (!rs.next()) {
+            plainStale++;
+          }
         }
-      }
-      try (Connection c = MariaDbTopology.ryow()) {
-        c.unwrap(RyowConnection.class).mergeConsistencyToken(token);
-        try (PreparedStatement ps = c.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
-          ps.setInt(1, round);
-          try (ResultSet rs = ps.executeQuery()) {
-            if (!rs.next() || rs.getInt(1) != 10 * round) {
-              stale++;
+        try (Connection c = MariaDbTopology.ryow()) {
+          c.unwrap(RyowConnection.class).mergeConsistencyToken(token);
+          try (PreparedStatement ps = c.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
+            ps.setInt(1, round);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next() || rs.getInt(1) != 10 * round) {
+                stale++;
+              }
             }
           }
         }

@@ -5,16 +5,13 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The MariaDB sandbox ({@code sandbox/ryow-sandbox --mariadb}: primary on {@code RYOW_SANDBOX_PORT_BASE}+30,
  * replicas on +31 and +32, server ids 21..23) for the {@code MariaDb*IT} classes: the driver's URL on its
- * defaults, plain Connector/J connections to each server, and real lag: a stopped applier
- * ({@code STOP SLAVE SQL_THREAD}) or a blocked one ({@code FLUSH TABLES WITH READ LOCK} held by a plain
- * session on the replica, with the applier running).
+ * defaults, plain Connector/J connections to each server, and its {@link #REPLICAS} for real lag:
+ * {@link LagPulse} (stopped appliers) and {@link LagBlock} (appliers running but blocked).
  */
 final class MariaDbTopology {
   private static final int PORT_BASE =
@@ -23,20 +20,56 @@ final class MariaDbTopology {
   static final int PRIMARY_PORT = PORT_BASE + 30;
   static final List<Integer> REPLICA_PORTS = List.of(PORT_BASE + 31, PORT_BASE + 32);
   static final List<Integer> ALL_PORTS = List.of(PRIMARY_PORT, PORT_BASE + 31, PORT_BASE + 32);
+  /** The replicas, for lag injection ({@link LagPulse}, {@link LagBlock}). */
+  static final Replicas REPLICAS = new Replicas(REPLICA_PORTS, MariaDbTopology::plain, "STOP SLAVE SQL_THREAD",
+      "START SLAVE SQL_THREAD", MariaDbTopology::resumeAppliers, MariaDbTopology::awaitReplicasCaughtUp);
 
   private MariaDbTopology() {}
 
-  /** The driver's URL for the MariaDB sandbox, on the driver's defaults (no {@code ryow.*} setting). */
-  static String ryowUrl() {
+  /** The sandbox's {@code @@server_id} of each server, by {@code @@port}: 21, 22, 23 in port order. */
+  static java.util.Map<Integer, Long> serverIds() {
+    java.util.Map<Integer, Long> ids = new java.util.HashMap<>();
+    for (int i = 0; i < ALL_PORTS.size(); i++) {
+      ids.put(ALL_PORTS.get(i), 21L + i);
+    }
+    return ids;
+  }
+
+  /**
+   * The driver's URL for the MariaDB sandbox, with extra {@code key=value} parameters: none means the
+   * driver's defaults; a {@code ryow.*} parameter belongs only in a test about that setting
+   * ({@link ItSettingsRuleTest} enforces it).
+   */
+  static String ryowUrl(String... parameters) {
     StringBuilder url = new StringBuilder("jdbc:ryow:mysql://").append(HOST).append(':').append(PRIMARY_PORT);
     for (int port : REPLICA_PORTS) {
       url.append(',').append(HOST).append(':').append(port);
     }
-    return url.append("/ryow?user=ryow&password=ryow").toString();
+    url.append("/ryow?user=ryow&password=ryow");
+    for (String p : parameters) {
+      url.append('&').append(p);
+    }
+    return url.toString();
   }
 
-  static Connection ryow() throws SQLException {
-    return DriverManager.getConnection(ryowUrl());
+  static Connection ryow(String... parameters) throws SQLException {
+    return DriverManager.getConnection(ryowUrl(parameters));
+  }
+
+  /**
+   * Opens a connection and returns once its cluster's poller has finished a round with every replica in
+   * rotation (see {@link Topology#ryowPolledOnce}): tests that slow the poller down use it before they stop
+   * the appliers.
+   */
+  static Connection ryowPolledOnce(String... parameters) throws SQLException {
+    Connection c = ryow(parameters);
+    try {
+      Topology.awaitInRotation(c, REPLICA_PORTS.size());
+    } catch (AssertionError | SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
   }
 
   static Connection plain(int port) throws SQLException {
@@ -73,6 +106,12 @@ final class MariaDbTopology {
     }
   }
 
+  /** Starts the appliers and waits until every replica has what the primary has. */
+  static void resumeAppliers() throws SQLException {
+    startAppliers();
+    awaitReplicasCaughtUp();
+  }
+
   /** Drops and creates a table on the primary, then waits until every replica has it. */
   static void recreateTable(String table, String columns) throws SQLException {
     exec(PRIMARY_PORT, "DROP TABLE IF EXISTS " + table);
@@ -93,71 +132,6 @@ final class MariaDbTopology {
       if (answer != 0) {
         throw new AssertionError("replica on port " + port + " did not reach " + pos + " in 60 s");
       }
-    }
-  }
-
-  /** Lag with running appliers: each replica blocked {@code holdMillis} in every {@code periodMillis}. */
-  static final class Block implements AutoCloseable {
-    private final List<Connection> sessions = new ArrayList<>();
-    private final Thread thread;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-    Block(long holdMillis, long periodMillis) throws SQLException {
-      for (int port : REPLICA_PORTS) {
-        Connection c = plain(port);
-        try (Statement s = c.createStatement()) {
-          s.execute("SET SESSION lock_wait_timeout = 5");
-        }
-        sessions.add(c);
-      }
-      thread = new Thread(() -> {
-        try {
-          while (!Thread.currentThread().isInterrupted()) {
-            for (Connection c : sessions) {
-              try (Statement s = c.createStatement()) {
-                s.execute("FLUSH TABLES WITH READ LOCK");
-              }
-            }
-            Thread.sleep(holdMillis);
-            unlock();
-            Thread.sleep(periodMillis - holdMillis);
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } catch (Throwable t) {
-          failure.set(t);
-        }
-      }, "mariadb-block");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    private void unlock() throws SQLException {
-      for (Connection c : sessions) {
-        try (Statement s = c.createStatement()) {
-          s.execute("UNLOCK TABLES");
-        }
-      }
-    }
-
-    @Override
-    public void close() throws SQLException {
-      thread.interrupt();
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted while stopping the block", e);
-      }
-      unlock();
-      for (Connection c : sessions) {
-        c.close();
-      }
-      Throwable t = failure.get();
-      if (t != null) {
-        throw new AssertionError("the blocking thread failed", t);
-      }
-      awaitReplicasCaughtUp();
     }
   }
 }

@@ -28,6 +28,9 @@ final class Topology {
   static final String USER = System.getProperty("ryow.it.user", "ryow");
   static final String PASSWORD = System.getProperty("ryow.it.password", "ryow");
   static final String DATABASE = System.getProperty("ryow.it.database", "ryow");
+  /** The replicas, for lag injection. */
+  static final Replicas REPLICAS = new Replicas(REPLICA_PORTS, Topology::plain, "STOP REPLICA SQL_THREAD",
+      "START REPLICA SQL_THREAD", Topology::resumeAppliers, Topology::awaitReplicasCaughtUp);
 
   private Topology() {}
 
@@ -121,9 +124,14 @@ final class Topology {
    * its next poll ({@code ryow.pollInterval}) once they replicate again. Fails if they do not come back.
    */
   static void awaitInRotation(Connection ryow) throws SQLException {
+    awaitInRotation(ryow, REPLICA_PORTS.size());
+  }
+
+  /** {@link #awaitInRotation(Connection)} for a cluster of {@code replicas} replicas (another sandbox's). */
+  static void awaitInRotation(Connection ryow, int replicas) throws SQLException {
     dev.ryow.jdbc.RyowConnection r = ryow.unwrap(dev.ryow.jdbc.RyowConnection.class);
     long deadline = System.nanoTime() + 10_000_000_000L;
-    while (r.clusterMetrics().replicasInRotation() < REPLICA_PORTS.size()) {
+    while (r.clusterMetrics().replicasInRotation() < replicas) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("replicas in rotation after 10 s: " + r.clusterMetrics().replicasInRotation());
       }
@@ -269,7 +277,21 @@ final class Topology {
    * sent a statement's result, so a count taken right after the last client saw its result can miss it.
    */
   static long settledStatementsLike(int port, String digestFragment) throws SQLException {
-    long previous = statementsLike(port, digestFragment);
+    return unchanged(() -> statementsLike(port, digestFragment));
+  }
+
+  /** A reading of the servers' counters. */
+  @FunctionalInterface
+  interface Reading<T> {
+    T read() throws SQLException;
+  }
+
+  /**
+   * Reads {@code reading} every 150 ms until two readings in a row are equal (at most 20 times), and returns
+   * the last: servers add a statement to their counters just after the client has its result.
+   */
+  static <T> T unchanged(Reading<T> reading) throws SQLException {
+    T previous = reading.read();
     for (int i = 0; i < 20; i++) {
       try {
         Thread.sleep(150);
@@ -277,8 +299,8 @@ final class Topology {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-      long now = statementsLike(port, digestFragment);
-      if (now == previous) {
+      T now = reading.read();
+      if (now.equals(previous)) {
         return now;
       }
       previous = now;
