@@ -22,8 +22,11 @@ public record ServerPosition(Position executed, Position owned) {
   }
 
   /**
-   * Parses {@code @@global.gtid_owned}: GTID-set text in which every number carries its owner's thread
-   * id ({@code uuid:27#17:26#16,uuid2:tag:5#3}). The thread ids are dropped; the rest is a GTID set.
+   * Parses {@code @@global.gtid_owned}: for each UUID (with its tag, if any) the UUID, then {@code :number#thread}
+   * for each GTID it owns, and the next UUID right after the last thread id, with no separator (as MySQL
+   * 8.0-9.7 print it: {@code uuid:27#17:26#16uuid2:tag:5#3}). A thread id is digits and a UUID may begin with
+   * digits, so the next UUID begins 8 characters before the first {@code -} after the {@code #}. The thread
+   * ids are dropped; the rest is a GTID set. A comma (and line break) between UUIDs is accepted too.
    *
    * @throws dev.ryow.jdbc.gtid.MalformedGtidSetException if the text is not in that form
    */
@@ -31,19 +34,40 @@ public record ServerPosition(Position executed, Position owned) {
     if (text.isEmpty()) {
       return GtidSet.EMPTY;
     }
-    StringBuilder b = new StringBuilder(text.length());
+    StringBuilder b = new StringBuilder(text.length() + 8);
     int i = 0;
     int n = text.length();
     while (i < n) {
       char c = text.charAt(i++);
-      if (c == '#' && i < n && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-        while (i < n && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-          i++;
-        }
-      } else {
+      if (c != '#') {
         b.append(c);
+        continue;
       }
+      int digits = i;
+      while (digits < n && isDigit(text.charAt(digits))) {
+        digits++;
+      }
+      if (digits == i) {
+        b.append(c); // a "#" without a thread id stays: the set parser refuses the text
+        continue;
+      }
+      if (digits == n || text.charAt(digits) == ':' || text.charAt(digits) == ',') {
+        i = digits;
+        continue;
+      }
+      int dash = text.indexOf('-', i);
+      int uuid = dash - 8;
+      if (dash < 0 || uuid <= i || uuid > digits) {
+        b.append(c); // no thread id, then a UUID: the set parser refuses the text
+        continue;
+      }
+      b.append(',');
+      i = uuid;
     }
     return GtidSet.parse(b);
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 }

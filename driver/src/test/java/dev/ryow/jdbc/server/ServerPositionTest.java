@@ -21,9 +21,30 @@ class ServerPositionTest {
   }
 
   @Test
+  void aUuidFollowsTheLastThreadIdOfThePreviousOneWithNoSeparator() {
+    // As MySQL 9.7 printed it for sessions holding GTIDs of five UUIDs and tags (SET gtid_next, then BEGIN
+    // and an insert): no comma between UUIDs, and a UUID may begin with digits, even eight of them.
+    String owned = "12345678-eef5-11f1-afd1-02fc00000001:tag_b:3#20"
+        + "3e11fa47-71ca-11e1-9e33-c80aa9429562:102#21:101#18"
+        + "3e11fa47-71ca-11e1-9e33-c80aa9429562:tag_a:9#19"
+        + "abcdef01-eef5-11f1-afd1-02fc00000001:7#17";
+    assertThat(ServerPosition.parseOwned(owned)).isEqualTo(GtidSet.parse(
+        "12345678-eef5-11f1-afd1-02fc00000001:tag_b:3,3e11fa47-71ca-11e1-9e33-c80aa9429562:101-102,"
+            + "3e11fa47-71ca-11e1-9e33-c80aa9429562:tag_a:9,abcdef01-eef5-11f1-afd1-02fc00000001:7"));
+    assertThat(ServerPosition.parseOwned("3e11fa47-71ca-11e1-9e33-c80aa9429562:100#14"
+        + "98112345-eef5-11f1-afd1-02fc00000001:200#15"))
+        .isEqualTo(GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:100,98112345-eef5-11f1-afd1-02fc00000001:200"));
+    assertThat(ServerPosition.parseOwned(A + ":5#3" + B + ":9#1234567"))
+        .isEqualTo(GtidSet.parse(A + ":5," + B + ":9"));
+  }
+
+  @Test
   void anythingElseIsMalformed() {
     assertThatThrownBy(() -> ServerPosition.parseOwned(A + ":5#")).isInstanceOf(MalformedGtidSetException.class);
     assertThatThrownBy(() -> ServerPosition.parseOwned(A + ":#5")).isInstanceOf(MalformedGtidSetException.class);
+    assertThatThrownBy(() -> ServerPosition.parseOwned(A + ":5#" + B + ":9#1"))
+        .as("no thread id before the next UUID").isInstanceOf(MalformedGtidSetException.class);
+    assertThatThrownBy(() -> ServerPosition.parseOwned(A + ":5#3x")).isInstanceOf(MalformedGtidSetException.class);
   }
 
   @Test
