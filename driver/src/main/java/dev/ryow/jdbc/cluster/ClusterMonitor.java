@@ -3,6 +3,7 @@ package dev.ryow.jdbc.cluster;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
+import dev.ryow.jdbc.gtid.MalformedGtidSetException;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
@@ -345,6 +346,11 @@ final class ClusterMonitor {
         return;
       }
       cluster.unreachable(e, "poll failed: " + failure.getMessage());
+      return;
+    } catch (MalformedGtidSetException unreadable) {
+      // One server's answer this driver cannot read leaves that server out, not the rest of the round.
+      closeMonitor(monitors, e.index());
+      cluster.unreachable(e, "poll failed: its answer could not be read: " + unreadable.getMessage());
       return;
     }
     metrics.positionPolled();

@@ -82,6 +82,8 @@ final class StubServers implements Driver {
     private volatile long lagsAt = -1;
     /** What {@code WAIT_FOR_EXECUTED_GTID_SET} answers when the server lacks the set: 1 (timed out) or null. */
     volatile Integer waitAnswerWhenLacking = 1;
+    /** What it answers for {@code @@global.gtid_owned} (nothing owned by default). */
+    volatile String owned = "";
     final ConcurrentLinkedQueue<SQLException> failNext = new ConcurrentLinkedQueue<>();
     final List<String> ran = Collections.synchronizedList(new ArrayList<>());
     /** The isolation levels its connections were given ({@code setTransactionIsolation}), in order. */
@@ -389,14 +391,14 @@ final class StubServers implements Driver {
       if (sql.startsWith("SELECT @@server_uuid, @@global.gtid_owned")) {
         // uuid, owned, executed, read-only, channels, receivers off, appliers off, lag (us), error, group member state,
         // source uuids, source delay (s)
-        return new Object[][] {{s.uuid, "", executed, s.readOnly ? 1 : 0, s.index == 0 ? 0 : 1, 0, 0, 0L, null, null,
+        return new Object[][] {{s.uuid, s.owned, executed, s.readOnly ? 1 : 0, s.index == 0 ? 0 : 1, 0, 0, 0L, null, null,
             null, 0L}};
       }
       if (sql.equals("SELECT @@global.gtid_executed")) {
         return new Object[][] {{executed}};
       }
       if (sql.equals("SELECT @@global.gtid_owned, @@global.gtid_executed")) {
-        return new Object[][] {{"", executed}};
+        return new Object[][] {{s.owned, executed}};
       }
       if (sql.startsWith("SELECT MEMBER_ID, MEMBER_HOST")) {
         return new Object[0][]; // the stub servers are not group members
