@@ -138,14 +138,17 @@ public final class GenerateDelegates {
   /**
    * The around-execute template: each execution of an SQL string is started ({@code routed}), placed on
    * a server ({@code placed}), run there on the physical statement ({@code runner}), run once more where
-   * {@code placedAgain} says if the server refused it (or rethrown), and recorded ({@code ran}).
+   * {@code placedAgain} says if the server refused it (or rethrown), once more if that run failed too (a read
+   * whose wait failed on a replica, then whose connection failed on the primary it fell back to), and
+   * recorded ({@code ran}).
    */
   static String routedExecutions() {
     StringBuilder out = header("java.sql.Statement",
         " * Every execution of an SQL string of {@link java.sql.Statement}, one path for all: "
         + "{@link #routed} starts it,\n"
         + " * {@link #placed} picks its server, {@link #runner} gives the physical statement there; if that fails,\n"
-        + " * {@link #placedAgain} says where it runs once more (or rethrows), and {@link #ran} records it. A result set\n"
+        + " * {@link #placedAgain} says where it runs once more (or rethrows), and again if that run fails too;\n"
+        + " * {@link #ran} records it. A result set\n"
         + " * is returned through {@link #wrap}.\n");
     out.append("abstract class ").append(ROUTED_EXECUTIONS).append(" extends ").append(RECORDED_SETTINGS).append(" {\n");
     out.append("  /** This statement's execution of {@code sql}, classified. */\n");
@@ -206,7 +209,11 @@ public final class GenerateDelegates {
       out.append("    ").append(returnType).append(" result;\n");
       out.append("    try {\n      result = runner(on, x)").append(call).append(";\n");
       out.append("    } catch (java.sql.SQLException e) {\n");
-      out.append("      result = runner(placedAgain(x, e), x)").append(call).append(";\n    }\n");
+      out.append("      try {\n");
+      out.append("        result = runner(placedAgain(x, e), x)").append(call).append(";\n");
+      out.append("      } catch (java.sql.SQLException again) {\n");
+      out.append("        result = runner(placedAgain(x, again), x)").append(call).append(";\n");
+      out.append("      }\n    }\n");
       out.append("    ran(x);\n");
       out.append("    return ").append(m.getReturnType() == java.sql.ResultSet.class ? "wrap(result)" : "result").append(";\n");
       out.append("  }\n");
@@ -227,7 +234,8 @@ public final class GenerateDelegates {
    * The around-execute template of {@code PreparedStatement}, on the hooks of {@code RoutingStatement}:
    * each execution is started ({@code routedPrepared}), placed, run on the physical prepared statement
    * there ({@code preparedRunner}; a query whose replica wait goes in its own round trip through
-   * {@code pipelinedQuery}), run once more where {@code placedAgain} says if it failed, and recorded.
+   * {@code pipelinedQuery}), run once more where {@code placedAgain} says if it failed (and once again if
+   * that run failed too: a wait that failed, then the primary it fell back to), and recorded.
    */
   static String routedPreparedExecutions() {
     String execution = "dev.ryow.jdbc.session.Execution";
@@ -237,7 +245,7 @@ public final class GenerateDelegates {
         + " * {@link RoutingStatement}: {@link #routedPrepared} starts it, {@code placed} picks its server,\n"
         + " * {@link #preparedRunner} gives the physical prepared statement there with the parameters set (a query\n"
         + " * that carries its replica wait runs through {@link #pipelinedQuery}); if that fails, {@code placedAgain}\n"
-        + " * says where it runs once more (or rethrows), and {@code ran} records it.\n");
+        + " * says where it runs once more (or rethrows), and again if that run fails too; {@code ran} records it.\n");
     out.append("abstract class ").append(ROUTED_PREPARED_EXECUTIONS)
         .append(" extends RoutingStatement implements java.sql.PreparedStatement {\n");
     out.append("  ").append(ROUTED_PREPARED_EXECUTIONS)
@@ -265,8 +273,13 @@ public final class GenerateDelegates {
       String first = query ? "x.pipelined() ? pipelinedQuery(on, x) : " + call : call;
       out.append("    try {\n      result = ").append(first).append(";\n");
       out.append("    } catch (java.sql.SQLException e) {\n");
-      out.append("      on = placedAgain(x, e);\n");
-      out.append("      result = ").append(call).append(";\n    }\n");
+      out.append("      try {\n");
+      out.append("        on = placedAgain(x, e);\n");
+      out.append("        result = ").append(call).append(";\n");
+      out.append("      } catch (java.sql.SQLException again) {\n");
+      out.append("        on = placedAgain(x, again);\n");
+      out.append("        result = ").append(call).append(";\n");
+      out.append("      }\n    }\n");
       out.append("    ran(x);\n");
       out.append("    return ").append(query ? "wrap(result)" : "result").append(";\n");
       out.append("  }\n");

@@ -9,6 +9,7 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.proxy.LogicalConnection;
 import dev.ryow.jdbc.server.ConnectorJ;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
@@ -207,6 +208,23 @@ class SessionDecisionsTest {
     }
     assertThat(count(w.p(), row.sql())).as("runs on the primary").isEqualTo(row.onP());
     assertThat(count(w.r1(), row.sql())).as("runs on the replica").isEqualTo(row.onR1());
+  }
+
+  @Test
+  void aPreparedReadWhoseWaitFailedAndWhosePrimaryConnectionThenBrokeIsPlacedOnceMore() throws SQLException {
+    World w = world("", P, R1);
+    LAG_THEN_WRITE.run(w);
+    w.p().failNext.add(linkFailure()); // the primary the read falls back to loses its connection under it
+    String sql = "SELECT c FROM t WHERE id = ?";
+    try (PreparedStatement ps = w.connection().prepareStatement(sql)) {
+      ps.setInt(1, 41);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+      }
+    }
+    assertThat(w.r1().waits.get()).as("it waited on the lagging replica first").isPositive();
+    assertThat(count(w.r1(), sql)).isZero();
+    assertThat(count(w.p(), sql)).as("then ran on the primary, on a new connection").isEqualTo(1);
   }
 
   @Test
