@@ -225,6 +225,18 @@ final class ReplicaSet {
         cluster.primaryLost()) != ReadAdmission.Step.READ_NOW) {
       return null;
     }
+    if (openInSync(slot, wantAutoCommit) == null) {
+      return null;
+    }
+    metrics.waitSkipped();
+    return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
+  }
+
+  /**
+   * {@code slot}'s connection, opened if needed, with the session state replayed on it; null when it cannot be
+   * opened or its connection failed on the way (the slot is then marked failed, not the replica blamed).
+   */
+  private @Nullable PhysicalConnection openInSync(Slot slot, boolean wantAutoCommit) throws SQLException {
     PhysicalConnection c = open(slot);
     if (c == null) {
       return null;
@@ -234,6 +246,7 @@ final class ReplicaSet {
       if (mirror != null) {
         mirror.sync(c.jdbc(), wantAutoCommit);
       }
+      return c;
     } catch (SQLException failure) {
       if (!Sql.isConnectionFailure(failure)) {
         throw failure;
@@ -242,8 +255,6 @@ final class ReplicaSet {
       failed(slot, failure);
       return null;
     }
-    metrics.waitSkipped();
-    return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
   }
 
   /**
@@ -440,23 +451,10 @@ final class ReplicaSet {
       return null;
     }
     if (decision == FallbackPolicy.Decision.STALE_REPLICA && staleCandidate != null) {
-      PhysicalConnection c = open(staleCandidate);
-      if (c != null) {
-        try {
-          SessionMirror mirror = staleCandidate.mirror;
-          if (mirror != null) {
-            mirror.sync(c.jdbc(), wantAutoCommit);
-          }
-          metrics.staleRead();
-          fallback.logStale(staleCandidate.endpoint, reason);
-          return use(staleCandidate, ReadPlacement.REPLICA_STALE, wantAutoCommit);
-        } catch (SQLException failure) {
-          if (!Sql.isConnectionFailure(failure)) {
-            throw failure;
-          }
-          notTheReplicasFault(staleCandidate, failure);
-          failed(staleCandidate, failure);
-        }
+      if (openInSync(staleCandidate, wantAutoCommit) != null) {
+        metrics.staleRead();
+        fallback.logStale(staleCandidate.endpoint, reason);
+        return use(staleCandidate, ReadPlacement.REPLICA_STALE, wantAutoCommit);
       }
       metrics.fallbackRejected();
       throw new SQLTransientException(
