@@ -83,6 +83,11 @@ public final class Cluster {
   private final Watermark primaryExecuted = new Watermark();
   /** GTIDs a replica showed that a later poll of the primary found foreign ({@link ClusterGtids}), one interval per source. */
   private final AtomicReference<Position> foreign = new AtomicReference<>(Positions.EMPTY);
+  /**
+   * GTIDs of UUIDs a position read on demand showed that no poll of the primary had decided yet: the next poll
+   * of the primary sent after the latest of those reads rules them in or out ({@link #decideUndecided}).
+   */
+  private final AtomicReference<UndecidedSources> undecided = new AtomicReference<>(UndecidedSources.NONE);
 
   /**
    * The settings and credentials of the latest logical connection that logged in to the primary: the
@@ -361,7 +366,31 @@ public final class Cluster {
       // so that reads the replicas can serve are not held pending until the primary returns.
       return seen;
     }
+    if (kept == null) {
+      // Undecided: a position read on demand is always newer than the last poll of the primary, so without
+      // this note no poll would ever decide it, and each read leaving that replica would run on the primary.
+      Position unnamed = seen.executed().union(seen.owned())
+          .bySourcesOf(known, Objects.requireNonNull(foreign.get()), false).spanned();
+      undecided.accumulateAndGet(new UndecidedSources(unnamed, readStartedNanos), UndecidedSources::and);
+    }
     return kept;
+  }
+
+  /**
+   * A poll of the primary, sent at {@code pollStartedNanos}, that showed {@code primaryAfter} (its executed ∪
+   * owned GTIDs) decides the UUIDs positions read before it left undecided ({@link #ofCluster}): those it does
+   * not name are foreign. Poller only.
+   */
+  private void decideUndecided(Position primaryAfter, long pollStartedNanos) {
+    UndecidedSources u = Objects.requireNonNull(undecided.get());
+    if (u.sources().isEmpty() || pollStartedNanos - u.latestReadNanos() < 0) {
+      return; // nothing to decide, or a read after this poll was sent: the next poll decides them all
+    }
+    Position ruledOut = u.sources().bySourcesOf(primaryAfter, knownOnPrimary(), false).spanned();
+    if (!ruledOut.isEmpty()) {
+      foreign.accumulateAndGet(ruledOut, (a, b) -> a.union(b).spanned());
+    }
+    undecided.compareAndSet(u, UndecidedSources.NONE); // lost to a newer note: the next poll decides it
   }
 
   /** The GTIDs replicas showed that polls of the primary found foreign to this cluster ({@link #ofCluster}). */
@@ -441,6 +470,7 @@ public final class Cluster {
       }
     } while (!primary.compareAndSet(current, current.polled(poll, pollTicket)));
     stateVersion.bump();
+    decideUndecided(poll.position().visibleBound(), poll.startedNanos());
     if (current.lost()) {
       outageOver(current);
     }

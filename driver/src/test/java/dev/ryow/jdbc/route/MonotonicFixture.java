@@ -64,6 +64,16 @@ public final class MonotonicFixture {
     tick();
   }
 
+  /** A poll of the primary sent now whose {@code gtid_executed} also holds {@code more} (another uuid's). */
+  void pollPrimaryNaming(String more) {
+    tick();
+    long ticket = cluster.primaryPollTicket();
+    cluster.primaryPolled(primary, primary.observePrimary(new ServerStatus(P,
+        gtids("1-95").union(GtidSet.parse(more)), gtids(""), false, 0, true, true, 0, "", true, ""),
+        now), ticket);
+    tick();
+  }
+
   void pollPrimary(String executed, String owned) {
     tick();
     long ticket = cluster.primaryPollTicket();

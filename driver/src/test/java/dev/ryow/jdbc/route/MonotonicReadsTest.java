@@ -324,5 +324,42 @@ class MonotonicReadsTest {
     assertThat(req.primaryOnly()).as("S may be new to the primary: the position bounds nothing yet").isTrue();
     assertThat(jvm.bound().isEmpty()).isTrue();
 
+    // The next poll of the primary, sent after that read, rules S out: the next position read on demand is
+    // decided at once (before, no poll was ever sent after a read on demand, and every read leaving r1 ran on
+    // the primary: TopologiesIT, a discovered replica never got a read).
+    f.pollPrimary("1-95", "");
+    assertThat(f.cluster.foreignSeen()).isEqualTo(GtidSet.parse(S + ":1-50"));
+    jvm.observed(U1, f.tick());
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    planner.probed(f.r1, U1, new ServerPosition(withForeign("1-96", "1-51"), GtidSet.EMPTY), f.tick(), states, 1);
+    planner.finish(GtidSet.EMPTY, states, 1, req);
+    assertThat(req.primaryOnly()).isFalse();
+    assertThat(jvm.bound().full()).as("the cluster's part only").isEqualTo(gtids("1-96"));
+  }
+
+  @Test
+  void aPollOfThePrimarySentBeforeAPositionWasReadDecidesNothingOfIt() {
+    jvm.observed(U1, f.tick());
+    f.r1.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    long readLater = f.now + 5_000_000; // the read on demand began after the next poll was sent
+    planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), readLater, states, 1);
+    f.pollPrimary("1-95", "");
+    assertThat(f.cluster.foreignSeen()).as("that poll may predate S on the primary").isEqualTo(GtidSet.EMPTY);
+    while (f.now - readLater <= 0) {
+      f.pollPrimary("1-95", "");
+    }
+    f.pollPrimary("1-95", "");
+    assertThat(f.cluster.foreignSeen()).as("a poll sent after the read").isEqualTo(GtidSet.parse(S + ":1-50"));
+  }
+
+  @Test
+  void aUuidThePrimaryHasIsNeverRuledOut() {
+    jvm.observed(U1, f.tick());
+    f.r1.behind(true);
+    assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
+    planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), f.tick(), states, 1);
+    f.pollPrimaryNaming(S + ":1-50");
+    assertThat(f.cluster.foreignSeen()).isEqualTo(GtidSet.EMPTY);
   }
 }
