@@ -5,6 +5,7 @@ import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.gtid.MalformedGtidSetException;
 import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.PositionKind;
 import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.metrics.ClusterMetrics;
 import dev.ryow.jdbc.server.ConnectorJ;
@@ -400,6 +401,15 @@ final class ClusterMonitor {
             .append(TimeUnit.NANOSECONDS.toMillis(stopGraceNanos)).append(" ms");
       }
       why = what.toString();
+    } else if (!positionWaits(status).eligible()) {
+      next = Health.INDIRECT;
+      why = "without GTIDs, " + positionWaits(status).why();
+    } else if (status.checkpointMillis() >= cluster.waitTimeoutMillis()) {
+      next = Health.CHECKPOINTED;
+      why = "without GTIDs, its multithreaded applier reports positions only every replica_checkpoint_period="
+          + status.checkpointMillis() + " ms, no sooner than " + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + "="
+          + cluster.waitTimeoutMillis() + " ms: never waited on (set replica_checkpoint_period lower, or"
+          + " replica_parallel_workers=1)";
     } else if (status.sourceDelaySeconds() > 0) {
       next = Health.DELAYED;
       why = "SOURCE_DELAY=" + status.sourceDelaySeconds() + " s: a delayed replica is never waited on";
@@ -412,6 +422,15 @@ final class ClusterMonitor {
       why = "";
     }
     cluster.health(e, next, status.applierLagMillis(), why);
+  }
+
+  /** Whether a replica polled as {@code status} may be waited on with the primary's binary-log positions. */
+  private PositionWaitRule positionWaits(ServerStatus status) {
+    if (status.gtidExecuted().kind() != PositionKind.BINLOG_POSITION) {
+      return PositionWaitRule.ELIGIBLE;
+    }
+    String primaryUuid = cluster.primaryEndpoint().serverUuid();
+    return PositionWaitRule.of(primaryUuid == null ? "" : primaryUuid, status.sourceUuids());
   }
 
   /**

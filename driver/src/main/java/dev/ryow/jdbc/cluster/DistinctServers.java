@@ -4,7 +4,6 @@ import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
-import dev.ryow.jdbc.server.ServerFlavor;
 import dev.ryow.jdbc.server.ServerIdentity;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -29,8 +28,11 @@ public final class DistinctServers {
   private final String clusterName;
   private final List<ReplicaEndpoint> servers;
   private final AtomicReferenceArray<String> uuids;
-  /** Each host's flavour, once asked: a URL must not mix MySQL and MariaDB servers. */
-  private final AtomicReferenceArray<ServerFlavor> flavors;
+  /**
+   * Each host's kind of replication, once asked ({@link ServerIdentity#replicationLabel()}): a URL must not mix
+   * MySQL and MariaDB servers, nor MySQL servers with and without GTIDs.
+   */
+  private final AtomicReferenceArray<String> flavors;
   private final ReentrantLock firstContact = new ReentrantLock();
   private volatile boolean probed;
   private volatile @Nullable String conflict;
@@ -58,13 +60,13 @@ public final class DistinctServers {
         if (!probed) {
           int at = indexOf(connectedHost);
           if (at >= 0) {
-            flavors.set(at, connected.flavor());
+            flavors.set(at, connected.replicationLabel());
           }
           record(at, connected.serverUuid());
           for (ReplicaEndpoint e : servers) {
             if (uuids.get(e.index()) == null && !e.vacant()) {
               try (PhysicalConnection c = connector.openMonitor(config, e.host())) {
-                flavors.set(e.index(), c.identity().flavor());
+                flavors.set(e.index(), c.identity().replicationLabel());
                 record(e.index(), c.identity().serverUuid());
               } catch (SQLException unreachable) {
                 // Checked when the poller first reaches it (learned).
@@ -87,27 +89,30 @@ public final class DistinctServers {
     }
   }
 
-  /** "Are all servers of the URL of one flavour?" A replica of the other flavour has none of the primary's GTIDs. */
+  /**
+   * "Are all servers of the URL of one kind of replication?" A replica of the other flavour has none of the
+   * primary's GTIDs; a server without GTIDs cannot wait for a GTID set, nor one with GTIDs for a position
+   * captured without them: a mixed fleet is refused, not half served.
+   */
   static final class FlavorRule {
     private FlavorRule() {}
 
     /** The message for the first host whose known flavour differs from an earlier host's, or null. */
-    static @Nullable String mixed(List<ReplicaEndpoint> servers, AtomicReferenceArray<ServerFlavor> flavors) {
-      ServerFlavor first = null;
+    static @Nullable String mixed(List<ReplicaEndpoint> servers, AtomicReferenceArray<String> flavors) {
+      String first = null;
       ReplicaEndpoint firstAt = null;
       for (ReplicaEndpoint e : servers) {
-        ServerFlavor f = flavors.get(e.index());
+        String f = flavors.get(e.index());
         if (f == null) {
           continue;
         }
         if (first == null) {
           first = f;
           firstAt = e;
-        } else if (f != first) {
-          return "The URL mixes " + first.displayName() + " and " + f.displayName() + " servers: " + firstAt + " is "
-              + first.displayName() + ", " + e + " is " + f.displayName() + ". ryow routes over the GTID replication"
-              + " of one flavour (MySQL GTID sets or MariaDB GTID positions): list the servers of one replication"
-              + " topology only.";
+        } else if (!f.equals(first)) {
+          return "The URL mixes " + first + " and " + f + " servers: " + firstAt + " is " + first + ", " + e + " is "
+              + f + ". ryow routes over the replication of one kind (MySQL GTID sets, MariaDB GTID positions, or"
+              + " MySQL binary-log positions without GTIDs): list the servers of one replication topology only.";
         }
       }
       return null;

@@ -19,6 +19,19 @@ public enum Health {
    * on; reads it is already known to have executed may still go there.
    */
   DELAYED,
+  /**
+   * Without GTIDs: a replica that does not replicate directly from the primary over one channel (a chained
+   * replica, a multi-source one, one whose source is not known yet): a binary-log position of the primary means
+   * nothing there, so it is never waited on and serves no read that must see anything ({@code PositionWaitRule}).
+   */
+  INDIRECT,
+  /**
+   * Without GTIDs: a multithreaded applier whose executed position advances only at checkpoints
+   * ({@code replica_checkpoint_period}) no sooner than {@code ryow.waitTimeout}: a {@code SOURCE_POS_WAIT} there
+   * could not succeed in time, so it is never waited on; reads it is known to have executed (from the polls) may
+   * still go there, as on a {@link #DELAYED} one.
+   */
+  CHECKPOINTED,
   /** A replication thread is stopped (or the server replicates from nobody). */
   REPLICATION_STOPPED,
   /** A replication thread stopped on an error. */
@@ -40,6 +53,6 @@ public enum Health {
 
   /** Whether a read may be sent to it at all (only reads it is known to be able to answer, when out of rotation). */
   public boolean reachable() {
-    return this != UNREACHABLE && this != PRIMARY && this != VACANT;
+    return this != UNREACHABLE && this != PRIMARY && this != VACANT && this != INDIRECT;
   }
 }

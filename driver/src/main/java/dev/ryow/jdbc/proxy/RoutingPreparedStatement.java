@@ -108,8 +108,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
       pipelined = ps;
       pipelinedOwner = on;
     }
-    PipelinedWait.bind(ps, x);
-    recorder.replay(ps, PipelinedWait.PARAMETERS);
+    recorder.replay(ps, PipelinedWait.bind(ps, x, on));
     current = ps;
     currentOn = on;
     StatementTimeouts.within(ps, x.deadlineNanos()).execute();

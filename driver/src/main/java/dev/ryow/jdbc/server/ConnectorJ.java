@@ -202,10 +202,12 @@ public final class ConnectorJ {
     try (statement; rs) {
       rs.next();
       String gtidMode = rs.getString(1);
-      if (!"ON".equalsIgnoreCase(gtidMode)) {
+      boolean gtids = "ON".equalsIgnoreCase(gtidMode);
+      if (!gtids && !"OFF".equalsIgnoreCase(gtidMode)) {
         throw new SQLNonTransientConnectionException(
             "The " + role.name().toLowerCase(java.util.Locale.ROOT) + " " + host + " runs with gtid_mode=" + gtidMode
-                + ": ryow needs GTIDs on every server (gtid_mode=ON, enforce_gtid_consistency=ON).",
+                + ": ryow needs every server with GTIDs (gtid_mode=ON, enforce_gtid_consistency=ON) or every server"
+                + " without (gtid_mode=OFF: binary-log positions), not a server between the two.",
             "08004");
       }
       if (ownGtid && !"OWN_GTID".equalsIgnoreCase(rs.getString(2))) {
@@ -214,7 +216,7 @@ public final class ConnectorJ {
                 + "'); use ryow.gtidCapture=query or allow the session variable.",
             "08004");
       }
-      return new ServerIdentity(rs.getString(3), rs.getInt(4), rs.getBoolean(5));
+      return new ServerIdentity(rs.getString(3), rs.getInt(4), rs.getBoolean(5), ServerFlavor.MYSQL, gtids);
     }
   }
 

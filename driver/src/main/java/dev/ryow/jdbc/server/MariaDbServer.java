@@ -53,7 +53,7 @@ final class MariaDbServer {
 
   static ServerIdentity identity(ResultSet probe) throws SQLException {
     return new ServerIdentity(identityUuid(probe.getString(1), probe.getInt(2), probe.getLong(3)), probe.getInt(2),
-        probe.getBoolean(4), ServerFlavor.MARIADB);
+        probe.getBoolean(4), ServerFlavor.MARIADB, true);
   }
 
   static MariaDbGtidPosition position(@Nullable String text) {

@@ -2,6 +2,7 @@ package dev.ryow.jdbc.server;
 
 import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.config.HostSpec;
+import dev.ryow.jdbc.gtid.BinlogPosition;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.MariaDbGtidPosition;
 import dev.ryow.jdbc.gtid.Position;
@@ -68,6 +69,8 @@ public final class PhysicalConnection implements AutoCloseable {
   /** MariaDB's capture ({@code last_gtid}), for a MariaDB primary in {@code own_gtid} mode. */
   private final @Nullable LastGtidTracker lastGtid;
   private final boolean mariaDb;
+  /** A MySQL server without GTIDs ({@code gtid_mode=OFF}): binary-log positions ({@link BinlogServer}). */
+  private final boolean binlog;
   private volatile @Nullable PreparedStatement waitStatement;
   private @Nullable String waitStatementDatabase;
   /** Orders {@link #cancelWait} against the end of a wait: no cancel reaches the server after a wait ended. */
@@ -89,6 +92,7 @@ public final class PhysicalConnection implements AutoCloseable {
     this.role = role;
     this.identity = identity;
     this.mariaDb = identity.flavor() == ServerFlavor.MARIADB;
+    this.binlog = identity.positionKind() == PositionKind.BINLOG_POSITION;
     this.tracker = ownGtidSink == null || mariaDb ? null : GtidTracker.attach(connection, ownGtidSink, clusterName);
     this.lastGtid = ownGtidSink != null && mariaDb ? LastGtidTracker.attach(connection) : null;
   }
@@ -98,9 +102,17 @@ public final class PhysicalConnection implements AutoCloseable {
     return identity.flavor();
   }
 
-  /** The kind of the positions this server's GTIDs are: a MySQL GTID set or a MariaDB GTID position. */
+  /** The kind of this server's positions: a MySQL GTID set, a MariaDB GTID position or a binary-log position. */
   public PositionKind positionKind() {
-    return mariaDb ? PositionKind.MARIADB_GTID : PositionKind.GTID_SET;
+    return identity.positionKind();
+  }
+
+  /**
+   * Whether this server's positions are places in one primary's binary log (no GTIDs): the writes' positions are
+   * captured by query (no OK packet reports them), and after a change of primary the old ones mean nothing.
+   */
+  public boolean positionsPerPrimary() {
+    return binlog;
   }
 
   /** The JDBC connection; statements of the application run on it. */
@@ -157,6 +169,9 @@ public final class PhysicalConnection implements AutoCloseable {
     if (mariaDb) {
       return MariaDbServer.readExecuted(connection);
     }
+    if (binlog) {
+      return BinlogServer.readExecuted(connection, identity.serverUuid());
+    }
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(EXECUTED_SQL)) {
       rs.next();
@@ -173,6 +188,9 @@ public final class PhysicalConnection implements AutoCloseable {
   public ServerStatus readStatus() throws SQLException {
     if (mariaDb) {
       return MariaDbServer.readStatus(connection);
+    }
+    if (binlog) {
+      return BinlogServer.readStatus(connection);
     }
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(STATUS_SQL)) {
@@ -259,6 +277,9 @@ public final class PhysicalConnection implements AutoCloseable {
     if (mariaDb) {
       return MariaDbServer.readPosition(connection, role);
     }
+    if (binlog) {
+      return BinlogServer.readPosition(connection, role, identity.serverUuid());
+    }
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(POSITION_SQL)) {
       rs.next();
@@ -291,6 +312,9 @@ public final class PhysicalConnection implements AutoCloseable {
         return new ExecutedSplit(watermark, Positions.EMPTY, false);
       }
       return MariaDbServer.splitByExecuted(connection, m);
+    }
+    if (binlog) {
+      return BinlogServer.splitByExecuted(connection, watermark);
     }
     String text = watermark.toString();
     try (PreparedStatement ps = connection.prepareStatement(LOST_SQL)) {
@@ -329,12 +353,19 @@ public final class PhysicalConnection implements AutoCloseable {
         if (ps != null) {
           ps.close();
         }
-        ps = connection.prepareStatement(mariaDb ? MariaDbServer.WAIT_SQL : WAIT_SQL);
+        ps = connection.prepareStatement(mariaDb ? MariaDbServer.WAIT_SQL : binlog ? BinlogWait.WAIT_SQL : WAIT_SQL);
         waitStatement = ps;
         waitStatementDatabase = database;
       }
-      ps.setString(1, set.toString());
-      ps.setBigDecimal(2, timeoutSeconds);
+      if (binlog) {
+        if (!(set instanceof BinlogPosition p)) {
+          return WaitOutcome.FAILED;
+        }
+        BinlogWait.bind(ps, p, timeoutSeconds);
+      } else {
+        ps.setString(1, set.toString());
+        ps.setBigDecimal(2, timeoutSeconds);
+      }
     } catch (SQLException e) {
       if (Sql.isConnectionFailure(e)) {
         throw e;
@@ -353,6 +384,10 @@ public final class PhysicalConnection implements AutoCloseable {
       int answer = rs.getInt(1);
       if (rs.wasNull()) {
         return WaitOutcome.FAILED;
+      }
+      if (binlog) {
+        // SOURCE_POS_WAIT: the events it waited for (0 or more) when reached, -1 on timeout.
+        return answer >= 0 ? WaitOutcome.REACHED : answer == -1 ? WaitOutcome.TIMED_OUT : WaitOutcome.FAILED;
       }
       int timedOut = mariaDb ? MariaDbServer.WAIT_TIMED_OUT : 1;
       return answer == 0 ? WaitOutcome.REACHED : answer == timedOut ? WaitOutcome.TIMED_OUT : WaitOutcome.FAILED;

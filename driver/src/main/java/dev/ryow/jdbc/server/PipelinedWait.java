@@ -1,9 +1,12 @@
 package dev.ryow.jdbc.server;
 
+import dev.ryow.jdbc.gtid.BinlogPosition;
 import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.PositionKind;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientException;
 
 /**
  * The replica wait sent with the read in one round trip: a statement placed before the read in the
@@ -24,9 +27,16 @@ public final class PipelinedWait {
   /** Parameters {@link #PREFIX} (and MariaDB's, {@link MariaDbWait#PREFIX}) binds before the read's own. */
   public static final int PARAMETERS = 2;
 
-  /** The prefix for a read on {@code replica}: {@link #PREFIX}, or {@link MariaDbWait#PREFIX} on MariaDB. */
+  /**
+   * The prefix for a read on {@code replica}: {@link #PREFIX}, {@link MariaDbWait#PREFIX} on MariaDB, or
+   * {@link BinlogWait#PREFIX} on a server without GTIDs.
+   */
   public static String prefix(PhysicalConnection replica) {
-    return replica.flavor() == ServerFlavor.MARIADB ? MariaDbWait.PREFIX : PREFIX;
+    return switch (replica.positionKind()) {
+      case GTID_SET -> PREFIX;
+      case MARIADB_GTID -> MariaDbWait.PREFIX;
+      case BINLOG_POSITION -> BinlogWait.PREFIX;
+    };
   }
 
   private PipelinedWait() {}
@@ -40,10 +50,22 @@ public final class PipelinedWait {
     BigDecimal waitSeconds();
   }
 
-  /** Binds {@link #PREFIX}'s two parameters of {@code ps} from {@code request}. */
-  public static void bind(PreparedStatement ps, Request request) throws SQLException {
+  /**
+   * Binds the parameters of {@code replica}'s {@link #prefix} from {@code request}; returns how many (the read's own
+   * follow them).
+   */
+  public static int bind(PreparedStatement ps, Request request, PhysicalConnection replica) throws SQLException {
+    if (replica.positionKind() == PositionKind.BINLOG_POSITION) {
+      if (!(request.waitFor() instanceof BinlogPosition p)) {
+        throw new SQLNonTransientException("A " + request.waitFor().kind().displayName() + " cannot be waited for on "
+            + replica.host() + ", which runs without GTIDs", "HY000");
+      }
+      BinlogWait.bind(ps, p, request.waitSeconds());
+      return BinlogWait.PARAMETERS;
+    }
     ps.setString(1, request.waitFor().toString());
     ps.setBigDecimal(2, request.waitSeconds());
+    return PARAMETERS;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.ryow.jdbc.server;
 
+import dev.ryow.jdbc.gtid.PositionKind;
+
 /**
  * What a server said about itself when a physical connection was opened.
  *
@@ -8,11 +10,26 @@ package dev.ryow.jdbc.server;
  * @param port {@code @@port}
  * @param readOnly {@code @@global.read_only} or {@code @@global.super_read_only} was on
  * @param flavor MySQL or MariaDB, from the version in the handshake
+ * @param gtids whether it runs with GTIDs (MySQL {@code gtid_mode=ON}, or MariaDB); false for a MySQL server with
+ *     {@code gtid_mode=OFF}, whose replicas are waited on with binary-log positions
  */
-public record ServerIdentity(String serverUuid, int port, boolean readOnly, ServerFlavor flavor) {
+public record ServerIdentity(String serverUuid, int port, boolean readOnly, ServerFlavor flavor, boolean gtids) {
 
-  /** A MySQL server's identity. */
+  /** A MySQL server's identity, with GTIDs. */
   public ServerIdentity(String serverUuid, int port, boolean readOnly) {
-    this(serverUuid, port, readOnly, ServerFlavor.MYSQL);
+    this(serverUuid, port, readOnly, ServerFlavor.MYSQL, true);
+  }
+
+  /** The kind of its positions: a MySQL GTID set, a MariaDB GTID position or a binary-log position. */
+  public PositionKind positionKind() {
+    if (flavor == ServerFlavor.MARIADB) {
+      return PositionKind.MARIADB_GTID;
+    }
+    return gtids ? PositionKind.GTID_SET : PositionKind.BINLOG_POSITION;
+  }
+
+  /** What a URL must not mix ({@code MySQL}, {@code MariaDB}, {@code MySQL without GTIDs}), for messages. */
+  public String replicationLabel() {
+    return gtids ? flavor.displayName() : flavor.displayName() + " without GTIDs";
   }
 }

@@ -28,6 +28,9 @@ import java.util.List;
  *     ({@code performance_schema.replication_connection_status}): which servers it replicates from directly
  * @param sourceDelaySeconds the largest {@code SOURCE_DELAY} of its asynchronous channels
  *     ({@code performance_schema.replication_applier_configuration.DESIRED_DELAY}); 0 when none is delayed
+ * @param checkpointMillis without GTIDs, on a multithreaded applier ({@code replica_parallel_workers} > 1): its
+ *     {@code replica_checkpoint_period}, the interval at which its executed position advances (a
+ *     {@code SOURCE_POS_WAIT} returns only at a checkpoint); 0 otherwise
  */
 public record ServerStatus(
     String serverUuid,
@@ -42,10 +45,19 @@ public record ServerStatus(
     boolean healthKnown,
     String groupMemberState,
     List<String> sourceUuids,
-    long sourceDelaySeconds) {
+    long sourceDelaySeconds,
+    long checkpointMillis) {
 
   public ServerStatus {
     sourceUuids = List.copyOf(sourceUuids);
+  }
+
+  /** A status of a server whose positions advance with each transaction (GTIDs, or a single-threaded applier). */
+  public ServerStatus(String serverUuid, Position gtidExecuted, Position gtidOwned, boolean readOnly, int replicaChannels,
+      boolean receiverRunning, boolean applierRunning, long applierLagMillis, String lastError, boolean healthKnown,
+      String groupMemberState, List<String> sourceUuids, long sourceDelaySeconds) {
+    this(serverUuid, gtidExecuted, gtidOwned, readOnly, replicaChannels, receiverRunning, applierRunning,
+        applierLagMillis, lastError, healthKnown, groupMemberState, sourceUuids, sourceDelaySeconds, 0);
   }
 
   /** A status of a server whose channels are not delayed and whose sources are not known. */

@@ -94,7 +94,8 @@ public final class ReadConsistency {
     this.cluster = cluster;
     this.watermarkGrewAt = cluster.primaryPollsSent();
     this.watermark = watermark;
-    this.queryCapture = queryCapture;
+    // Without GTIDs no OK packet reports a write's position: it is read from the primary after the write.
+    this.queryCapture = queryCapture || primary.connection().positionsPerPrimary();
     this.primary = primary;
     this.replicas = replicas;
     this.watermarkCheckedEpoch = primary.epoch();
@@ -508,7 +509,18 @@ public final class ReadConsistency {
   private void forgetLost(Position wm) throws SQLException {
     plans.unstable();
     ExecutedSplit split = askPrimary(wm);
-    if (split != null && !split.missing().isEmpty() && watermark.forget(wm, split.kept())) {
+    if (split == null || split.missing().isEmpty()) {
+      return;
+    }
+    if (primary.connection().positionsPerPrimary()) {
+      // A position in another primary's binary log means nothing on this one: the new primary's position now
+      // replaces it (it holds everything that primary had, which after a switchover is everything written before).
+      captureWithQuery();
+      LOG.info("[{}] the watermark {} is a position of another primary: replaced by the primary {}'s position {}",
+          cluster.name(), wm, primary.connection().host(), watermark.current());
+      return;
+    }
+    if (watermark.forget(wm, split.kept())) {
       cluster.metrics().lostGtidsForgotten();
       LOG.warn("[{}] the primary {} has not executed {} of this connection's watermark (lost with an old primary, or"
           + " a token from elsewhere); forgetting them so that reads do not wait for GTIDs no server has",

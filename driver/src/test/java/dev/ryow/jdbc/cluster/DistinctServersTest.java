@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.server.ServerFlavor;
+import dev.ryow.jdbc.server.ServerIdentity;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Test;
@@ -43,23 +44,30 @@ class DistinctServersTest {
     assertThat(distinct.conflict()).isNull();
   }
 
-  /** "Are all servers of the URL of one flavour?" M = MySQL, D = MariaDB, - = not asked yet. */
+  /**
+   * "Are all servers of the URL of one kind of replication?" M = MySQL, D = MariaDB, B = MySQL without GTIDs,
+   * - = not asked yet.
+   */
   @ParameterizedTest(name = "{0}: {1}")
   @CsvSource(delimiter = '|', value = {
       "MMM | ''",
       "DDD | ''",
+      "BBB | ''",
       "M-- | ''",
       "--- | ''",
       "-D- | ''",
       "MD- | The URL mixes MySQL and MariaDB servers: 127.0.0.1:3306 is MySQL, db-replica:3306 is MariaDB.",
       "D-M | The URL mixes MariaDB and MySQL servers: 127.0.0.1:3306 is MariaDB, localhost:3306 is MySQL.",
       "-MD | The URL mixes MySQL and MariaDB servers: db-replica:3306 is MySQL, localhost:3306 is MariaDB.",
+      "MB- | The URL mixes MySQL and MySQL without GTIDs servers: 127.0.0.1:3306 is MySQL, db-replica:3306 is MySQL w",
+      "B-M | The URL mixes MySQL without GTIDs and MySQL servers: 127.0.0.1:3306 is MySQL without GTIDs, localhost:3306",
   })
-  void aUrlMixingMySqlAndMariaDbIsRefused(String flavors, String message) {
-    AtomicReferenceArray<ServerFlavor> known = new AtomicReferenceArray<>(3);
+  void aUrlMixingKindsOfReplicationIsRefused(String kinds, String message) {
+    AtomicReferenceArray<String> known = new AtomicReferenceArray<>(3);
     for (int i = 0; i < 3; i++) {
-      char f = flavors.charAt(i);
-      known.set(i, f == 'M' ? ServerFlavor.MYSQL : f == 'D' ? ServerFlavor.MARIADB : null);
+      char f = kinds.charAt(i);
+      known.set(i, f == '-' ? null : new ServerIdentity("u", 3306, false,
+          f == 'D' ? ServerFlavor.MARIADB : ServerFlavor.MYSQL, f != 'B').replicationLabel());
     }
     String mixed = DistinctServers.FlavorRule.mixed(List.of(primary, replica, alias), known);
     if (message.isEmpty()) {

@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.route;
+package dev.ryow.jdbc.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
