@@ -38,7 +38,9 @@ import org.jspecify.annotations.Nullable;
  * starts with its kind and format version, {@code d1:} ({@link PositionKind#MARIADB_GTID}'s tag and version 1),
  * before the same parts: {@code d1:0-21-57,7-21-3~0-21-60~*}. A MySQL token has no such prefix (its first part
  * is a 36-character UUID, whose third character is never a colon), so tokens made before MariaDB support
- * read as they did. An unknown kind or version is refused, as is a token mixing kinds.
+ * read as they did. A token of binary-log positions (servers without GTIDs, {@code uuid:file:offset} with the
+ * primary's {@code server_uuid}) starts with {@code b1:}. An unknown kind or version is refused, as is a token
+ * mixing kinds.
  *
  * <p>With a key the text is followed by {@code .} and a base64url HMAC-SHA256 signature (128 bits) of all
  * of it. Decoding checks the length first, then the signature (in constant time), then parses each
@@ -296,16 +298,20 @@ public final class TokenCodec {
     return new Contents(writes, reads, second < 0 ? List.of() : servers(text.substring(second + 1)));
   }
 
-  /** The kind a prefixed token ({@code d1:}) names: only MariaDB's, in version 1. */
+  /**
+   * The kind a prefixed token names, in version 1: MariaDB GTID positions ({@code d1:}) or binary-log positions
+   * ({@code b1:}).
+   */
   private static PositionKind kindOf(String text) throws InvalidTokenException {
     char tag = text.charAt(0);
-    if (tag != PositionKind.MARIADB_GTID.tag() || text.charAt(1) != KIND_VERSION) {
+    boolean known = tag == PositionKind.MARIADB_GTID.tag() || tag == PositionKind.BINLOG_POSITION.tag();
+    if (!known || text.charAt(1) != KIND_VERSION) {
       throw new InvalidTokenException("Malformed consistency token: unknown kind or version '"
           + MalformedGtidSetException.printable(tag) + MalformedGtidSetException.printable(text.charAt(1))
-          + "' (known: " + PositionKind.MARIADB_GTID.tag() + KIND_VERSION + " = MariaDB GTID positions, or none"
-          + " = MySQL GTID set)");
+          + "' (known: " + PositionKind.MARIADB_GTID.tag() + KIND_VERSION + " = MariaDB GTID positions, "
+          + PositionKind.BINLOG_POSITION.tag() + KIND_VERSION + " = binary-log positions, or none = MySQL GTID set)");
     }
-    return PositionKind.MARIADB_GTID;
+    return PositionKind.ofTag(tag);
   }
 
   private Position set(PositionKind kind, String text, int intervals) throws InvalidTokenException {
@@ -314,7 +320,7 @@ public final class TokenCodec {
         Position p = kind.parse(text, maxLength);
         if (!p.toString().equals(text)) {
           throw new InvalidTokenException("Malformed consistency token: a " + kind.displayName()
-              + " not in its canonical form (one GTID per domain, by domain, no spaces)");
+              + " not in its canonical form (MariaDB: one GTID per domain, by domain; no spaces)");
         }
         if (p.intervalCount() > Math.max(0, intervals)) {
           throw new InvalidTokenException(

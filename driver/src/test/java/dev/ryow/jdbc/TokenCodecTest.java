@@ -3,6 +3,7 @@ package dev.ryow.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ryow.jdbc.gtid.BinlogPosition;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.MariaDbGtidPosition;
 import dev.ryow.jdbc.gtid.Position;
@@ -267,9 +268,30 @@ class TokenCodecTest {
     assertThat(TokenCodec.DEFAULT.encode(GtidSet.parse(A + ":1-5"))).isEqualTo(A + ":1-5");
   }
 
+  /** Binary-log positions (servers without GTIDs): the {@code b1:} prefix, the primary's uuid in each position. */
+  @Test
+  void binlogPositionTokensNameTheirKindAndRoundTrip() throws Exception {
+    BinlogPosition writes = BinlogPosition.of(A, "binlog.000012", 4711);
+    BinlogPosition reads = BinlogPosition.of(A, "binlog.000012", 4700);
+    assertThat(TokenCodec.DEFAULT.encode(writes)).isEqualTo("b1:" + A + ":binlog.000012:4711");
+    String token = TokenCodec.DEFAULT.encode(writes, BinlogPosition.of(A, "binlog.000013", 4), List.of("*"));
+    assertThat(token).isEqualTo("b1:" + A + ":binlog.000012:4711~" + A + ":binlog.000013:4~*");
+    TokenCodec.Contents c = TokenCodec.DEFAULT.read(token);
+    assertThat(c.writes()).isEqualTo(writes);
+    assertThat(c.all()).isEqualTo(BinlogPosition.of(A, "binlog.000013", 4));
+    assertThat(TokenCodec.DEFAULT.encode(writes, reads, List.of())).as("reads the writes cover are not written")
+        .isEqualTo("b1:" + A + ":binlog.000012:4711");
+    String signed = SIGNED.encode(writes);
+    assertThat(SIGNED.decode(signed)).isEqualTo(writes);
+    assertThatThrownBy(() -> SIGNED.decode(signed.replace(":4711", ":4712")))
+        .isInstanceOf(InvalidTokenException.class).hasMessageContaining("signature");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
-      "d2:0-1-5", "g1:0-1-5", "b1:0-1-5", "x1:0-1-5", // unknown kind or version
+      "d2:0-1-5", "g1:0-1-5", "b2:0-1-5", "x1:0-1-5", // unknown kind or version
+      "b1:0-1-5", "b1:3e11fa47-71ca-11e1-9e33-c80aa9429562:binlog.000002", // not a binary-log position
+      "b1:3e11fa47-71ca-11e1-9e33-c80aa9429562:binlog.000002:0047", // not canonical
       "d1: 0-1-5", "d1:1-1-2,0-1-5", "d1:0-1-5 ", "d1:00-1-5", // not canonical
       "d1:0-1-5,0-2-6", "d1:0-1", "d1:" + "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5", // not a position
   })

@@ -230,4 +230,38 @@ class NoGtidIT {
       NoGtidTopology.exec(slow, "SET GLOBAL replica_checkpoint_period = 10");
     }
   }
+
+  @Test
+  void aTokenFromAWriterInAnotherJvmIsWaitedFor() throws Exception {
+    NoGtidTopology.recreateTable("it_scope", "id INT PRIMARY KEY, v INT NOT NULL");
+    String primaryUuid = NoGtidTopology.queryString(PRIMARY_PORT, "SELECT @@server_uuid");
+    int rounds = 4;
+    int stale = 0;
+    int plainStale = 0;
+    LagBlock block = LagBlock.holdAll(NoGtidTopology.REPLICAS, REPLICA_PORTS);
+    try (block) {
+      for (int round = 1; round <= rounds; round++) {
+        String token = TokenWriterMain.run(NoGtidTopology.ryowUrl(), round, 10 * round);
+        assertThat(token).as("a position token names its kind and the primary").startsWith("b1:" + primaryUuid + ":");
+        try (Connection plain = NoGtidTopology.plain(REPLICA_PORTS.get(round % 2));
+            Statement s = plain.createStatement();
+            ResultSet rs = s.executeQuery("SELECT v FROM it_scope WHERE id = " + round)) {
+          plainStale += rs.next() ? 0 : 1;
+        }
+        try (Connection c = NoGtidTopology.ryow()) {
+          c.unwrap(RyowConnection.class).mergeConsistencyToken(token);
+          try (PreparedStatement ps = c.prepareStatement("SELECT v FROM it_scope WHERE id = ?")) {
+            ps.setInt(1, round);
+            try (ResultSet rs = ps.executeQuery()) {
+              stale += rs.next() && rs.getInt(1) == 10 * round ? 0 : 1;
+            }
+          }
+        }
+      }
+    }
+    System.out.printf("no GTIDs, token across JVMs, replicas blocked: %d rounds, stale %d, plain stale %d%n", rounds,
+        stale, plainStale);
+    assertThat(stale).as("reads after merging the writer's token that missed its row").isZero();
+    assertThat(plainStale).as("the blocked replicas lack each row").isEqualTo(rounds);
+  }
 }
