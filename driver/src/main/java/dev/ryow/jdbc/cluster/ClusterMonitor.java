@@ -45,6 +45,7 @@ final class ClusterMonitor {
   private final long intervalMillis;
   private final long maxLagMillis;
   private final long stopGraceNanos;
+  private final ReplicaHealthRule.Limits healthLimits;
   private final int serverCount;
   private final ReentrantLock lifecycle = new ReentrantLock();
   private @Nullable PeriodicTask poller;
@@ -72,6 +73,8 @@ final class ClusterMonitor {
     this.intervalMillis = config.get(RyowProperties.POLL_INTERVAL_MILLIS);
     this.maxLagMillis = config.get(RyowProperties.MAX_REPLICA_LAG_MILLIS);
     this.stopGraceNanos = TimeUnit.MILLISECONDS.toNanos(config.get(RyowProperties.APPLIER_STOP_GRACE_MILLIS));
+    this.healthLimits = new ReplicaHealthRule.Limits(stopGraceNanos, maxLagMillis,
+        config.get(RyowProperties.WAIT_TIMEOUT_MILLIS));
     this.serverCount = cluster.servers().size();
     this.discoverReplicas = config.get(RyowProperties.DISCOVER_REPLICAS);
   }
@@ -369,59 +372,14 @@ final class ClusterMonitor {
       cluster.health(e, g.health(), status.applierLagMillis(), g.why());
       return;
     }
-    Health next;
-    String why;
     boolean stopped = status.healthKnown() && status.replicaChannels() > 0
         && (!status.receiverRunning() || !status.applierRunning());
     if (!stopped || !status.lastError().isEmpty()) {
       e.replicationRunning();
     }
-    if (!status.healthKnown()) {
-      next = Health.UP;
-      why = "";
-    } else if (status.replicaChannels() == 0) {
-      next = Health.REPLICATION_STOPPED;
-      why = status.readOnly() ? "replicates from nobody" : "writable and replicates from nobody";
-    } else if (stopped) {
-      StringBuilder what = new StringBuilder();
-      if (!status.receiverRunning()) {
-        what.append("receiver (IO thread) not running");
-      }
-      if (!status.applierRunning()) {
-        what.append(what.length() == 0 ? "" : ", ").append("applier (SQL thread) not running");
-      }
-      if (!status.lastError().isEmpty()) {
-        next = Health.REPLICATION_ERROR;
-        what.append(": ").append(status.lastError());
-      } else if (e.stoppedForNanos(now) <= stopGraceNanos) {
-        next = Health.PAUSED;
-      } else {
-        next = Health.REPLICATION_STOPPED;
-        what.append(" for more than ").append(RyowProperties.APPLIER_STOP_GRACE_MILLIS.name()).append('=')
-            .append(TimeUnit.NANOSECONDS.toMillis(stopGraceNanos)).append(" ms");
-      }
-      why = what.toString();
-    } else if (!positionWaits(status).eligible()) {
-      next = Health.INDIRECT;
-      why = "without GTIDs, " + positionWaits(status).why();
-    } else if (status.checkpointMillis() >= cluster.waitTimeoutMillis()) {
-      next = Health.CHECKPOINTED;
-      why = "without GTIDs, its multithreaded applier reports positions only every replica_checkpoint_period="
-          + status.checkpointMillis() + " ms, no sooner than " + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + "="
-          + cluster.waitTimeoutMillis() + " ms: never waited on (set replica_checkpoint_period lower, or"
-          + " replica_parallel_workers=1)";
-    } else if (status.sourceDelaySeconds() > 0) {
-      next = Health.DELAYED;
-      why = "SOURCE_DELAY=" + status.sourceDelaySeconds() + " s: a delayed replica is never waited on";
-    } else if (status.applierLagMillis() > maxLagMillis) {
-      next = Health.LAGGING;
-      why = "applier lag " + status.applierLagMillis() + " ms > " + RyowProperties.MAX_REPLICA_LAG_MILLIS.name() + "="
-          + maxLagMillis;
-    } else {
-      next = Health.UP;
-      why = "";
-    }
-    cluster.health(e, next, status.applierLagMillis(), why);
+    long stoppedFor = stopped && status.lastError().isEmpty() ? e.stoppedForNanos(now) : 0;
+    ReplicaHealthRule h = ReplicaHealthRule.of(status, stoppedFor, positionWaits(status), healthLimits);
+    cluster.health(e, h.health(), status.applierLagMillis(), h.why());
   }
 
   /** Whether a replica polled as {@code status} may be waited on with the primary's binary-log positions. */
