@@ -365,6 +365,10 @@ final class ClusterMonitor {
       LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),
           status.serverUuid());
     }
+    String primaryUuid = cluster.primaryEndpoint().serverUuid();
+    if (primaryUuid != null) {
+      status = status.forSource(primaryUuid); // a multi-source replica: judged on the primary's channels
+    }
     if (status.healthKnown() && status.groupMember()) {
       GroupMemberHealth g = GroupMemberHealth.of(status.groupMemberState(), status.readOnly(), status.lastError(),
           status.applierLagMillis(), maxLagMillis);

@@ -50,6 +50,18 @@ public final class PhysicalConnection implements AutoCloseable {
           + ASYNC_CHANNEL + " AND SOURCE_UUID <> ''),"
           + " (SELECT COALESCE(MAX(DESIRED_DELAY), 0) FROM performance_schema.replication_applier_configuration WHERE "
           + ASYNC_CHANNEL + ")";
+  /** Each asynchronous channel's own state, read only on a replica with several ({@link ServerStatus#forSource}). */
+  private static final String CHANNELS_SQL =
+      "SELECT c.SOURCE_UUID, c.SERVICE_STATE, a.SERVICE_STATE, COALESCE(d.DESIRED_DELAY, 0),"
+          + " (SELECT COALESCE(MAX(TIMESTAMPDIFF(MICROSECOND, w.APPLYING_TRANSACTION_ORIGINAL_COMMIT_TIMESTAMP, NOW(6))), 0)"
+          + "   FROM performance_schema.replication_applier_status_by_worker w"
+          + "   WHERE w.CHANNEL_NAME = c.CHANNEL_NAME AND w.APPLYING_TRANSACTION <> ''),"
+          + " (SELECT MAX(w.LAST_ERROR_MESSAGE) FROM performance_schema.replication_applier_status_by_worker w"
+          + "   WHERE w.CHANNEL_NAME = c.CHANNEL_NAME AND w.LAST_ERROR_NUMBER <> 0)"
+          + " FROM performance_schema.replication_connection_status c"
+          + " JOIN performance_schema.replication_applier_status a ON a.CHANNEL_NAME = c.CHANNEL_NAME"
+          + " LEFT JOIN performance_schema.replication_applier_configuration d ON d.CHANNEL_NAME = c.CHANNEL_NAME"
+          + " WHERE c." + ASYNC_CHANNEL;
   private static final String STATUS_WITHOUT_PS_SQL =
       "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
           + " @@global.read_only OR @@global.super_read_only";
@@ -192,13 +204,14 @@ public final class PhysicalConnection implements AutoCloseable {
     if (binlog) {
       return BinlogServer.readStatus(connection);
     }
+    ServerStatus status;
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(STATUS_SQL)) {
       rs.next();
       String error = rs.getString(9);
       String group = rs.getString(10);
       String sources = rs.getString(11);
-      return new ServerStatus(
+      status = new ServerStatus(
           rs.getString(1),
           gtids(rs.getString(3)),
           owned(rs.getString(2)),
@@ -224,6 +237,25 @@ public final class PhysicalConnection implements AutoCloseable {
             false, "");
       }
     }
+    return status.replicaChannels() > 1 ? withChannels(status) : status;
+  }
+
+  /** A multi-source replica's status with each channel's own state (one more statement, only on such a replica). */
+  private ServerStatus withChannels(ServerStatus status) throws SQLException {
+    java.util.List<ServerStatus.Channel> channels = new java.util.ArrayList<>(status.replicaChannels());
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(CHANNELS_SQL)) {
+      while (rs.next()) {
+        String source = rs.getString(1);
+        String error = rs.getString(6);
+        channels.add(new ServerStatus.Channel(source == null ? "" : source, "ON".equals(rs.getString(2)),
+            "ON".equals(rs.getString(3)), rs.getLong(5) / 1000, error == null ? "" : error, rs.getLong(4)));
+      }
+    }
+    return new ServerStatus(status.serverUuid(), status.gtidExecuted(), status.gtidOwned(), status.readOnly(),
+        status.replicaChannels(), status.receiverRunning(), status.applierRunning(), status.applierLagMillis(),
+        status.lastError(), status.healthKnown(), status.groupMemberState(), status.sourceUuids(),
+        status.sourceDelaySeconds(), channels, status.checkpointMillis());
   }
 
   /**

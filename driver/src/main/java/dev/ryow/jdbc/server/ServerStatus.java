@@ -28,6 +28,8 @@ import java.util.List;
  *     ({@code performance_schema.replication_connection_status}): which servers it replicates from directly
  * @param sourceDelaySeconds the largest {@code SOURCE_DELAY} of its asynchronous channels
  *     ({@code performance_schema.replication_applier_configuration.DESIRED_DELAY}); 0 when none is delayed
+ * @param channels with several asynchronous channels, each one's own state ({@link Channel}), so that health can be
+ *     judged on the channels from the cluster's primary ({@link #forSource}); empty with one channel or none
  * @param checkpointMillis without GTIDs, on a multithreaded applier ({@code replica_parallel_workers} > 1): its
  *     {@code replica_checkpoint_period}, the interval at which its executed position advances (a
  *     {@code SOURCE_POS_WAIT} returns only at a checkpoint); 0 otherwise
@@ -46,10 +48,64 @@ public record ServerStatus(
     String groupMemberState,
     List<String> sourceUuids,
     long sourceDelaySeconds,
+    List<Channel> channels,
     long checkpointMillis) {
 
   public ServerStatus {
     sourceUuids = List.copyOf(sourceUuids);
+    channels = List.copyOf(channels);
+  }
+
+  /**
+   * One asynchronous channel of a multi-source replica.
+   *
+   * @param sourceUuid its {@code SOURCE_UUID}, empty when it has not connected yet
+   * @param receiverRunning its receiver is {@code ON}
+   * @param applierRunning its applier is {@code ON}
+   * @param applierLagMillis its applier lag (as {@link ServerStatus#applierLagMillis()})
+   * @param lastError its newest applier error, empty when none
+   * @param delaySeconds its {@code SOURCE_DELAY}
+   */
+  public record Channel(String sourceUuid, boolean receiverRunning, boolean applierRunning, long applierLagMillis,
+      String lastError, long delaySeconds) {}
+
+  /** A status with every field but the channels'. */
+  public ServerStatus(String serverUuid, Position gtidExecuted, Position gtidOwned, boolean readOnly, int replicaChannels,
+      boolean receiverRunning, boolean applierRunning, long applierLagMillis, String lastError, boolean healthKnown,
+      String groupMemberState, List<String> sourceUuids, long sourceDelaySeconds, long checkpointMillis) {
+    this(serverUuid, gtidExecuted, gtidOwned, readOnly, replicaChannels, receiverRunning, applierRunning,
+        applierLagMillis, lastError, healthKnown, groupMemberState, sourceUuids, sourceDelaySeconds, List.of(),
+        checkpointMillis);
+  }
+
+  /**
+   * This status as the cluster whose primary is {@code primaryUuid} sees it: on a multi-source replica with a
+   * channel from that primary, the replication fields (channels, threads, lag, error, delay) of those channels
+   * only, so that a stopped, failing, lagging or delayed channel from another source does not take the replica
+   * out of rotation for reads it does not concern; else this status.
+   */
+  public ServerStatus forSource(String primaryUuid) {
+    int n = 0;
+    boolean io = true;
+    boolean sql = true;
+    long lag = 0;
+    long delay = 0;
+    String error = "";
+    for (Channel c : channels) {
+      if (c.sourceUuid().equals(primaryUuid)) {
+        n++;
+        io &= c.receiverRunning();
+        sql &= c.applierRunning();
+        lag = Math.max(lag, c.applierLagMillis());
+        delay = Math.max(delay, c.delaySeconds());
+        error = error.isEmpty() ? c.lastError() : error;
+      }
+    }
+    if (n == 0 || n == replicaChannels) {
+      return this;
+    }
+    return new ServerStatus(serverUuid, gtidExecuted, gtidOwned, readOnly, n, io, sql, lag, error, healthKnown,
+        groupMemberState, sourceUuids, delay, channels, checkpointMillis);
   }
 
   /** A status of a server whose positions advance with each transaction (GTIDs, or a single-threaded applier). */

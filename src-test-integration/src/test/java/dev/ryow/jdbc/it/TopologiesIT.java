@@ -224,4 +224,29 @@ class TopologiesIT {
           .as("GTIDs the fresh connection's cluster forgot").isZero();
     }
   }
+
+  @Test
+  void aStoppedChannelFromTheOtherSourceLeavesTheMultiSourceReplicaInRotation() throws Exception {
+    long waitsBefore = Topology.statementsLike(MULTI_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
+    Topology.exec(MULTI_PORT, "STOP REPLICA FOR CHANNEL 'side'");
+    try (Connection c = DriverManager.getConnection(url(MULTI_PORT))) {
+      RyowConnection r = c.unwrap(RyowConnection.class);
+      // Past ryow.applierStopGrace (2 s): a stopped channel of this cluster would be REPLICATION_STOPPED by now.
+      Thread.sleep(2_500);
+      pollerRounds(c, 2);
+      assertThat(r.clusterMetrics().replicaStates()).as("multi, its other source's channel stopped")
+          .contains(":" + MULTI_PORT + "=UP");
+      int onMulti = 0;
+      for (int i = 1; i <= 30; i++) {
+        int port = writeThenRead(c, 6000 + i);
+        assertThat(port).as("read %d saw its own write", i).isNotEqualTo(-1);
+        onMulti += port == MULTI_PORT ? 1 : 0;
+      }
+      assertThat(onMulti).as("reads after a write answered by multi, of 30").isGreaterThanOrEqualTo(15);
+    } finally {
+      Topology.exec(MULTI_PORT, "START REPLICA FOR CHANNEL 'side'");
+    }
+    assertThat(Topology.statementsLike(MULTI_PORT, "WAIT_FOR_EXECUTED_GTID_SET") - waitsBefore)
+        .as("waits sent to multi").isPositive();
+  }
 }
