@@ -285,8 +285,8 @@ public final class Workload {
         each.add("replica_parallel_workers=" + rs.getInt(1) + ", replica_checkpoint_period=" + rs.getInt(2) + " ms");
       }
     }
-    return each.stream().distinct().count() == 1 ? "replicas with " + each.get(0)
-        : "replicas with " + String.join("; ", each);
+    return each.stream().distinct().count() == 1 ? each.get(0) + " on " + (each.size() == 1 ? "the replica"
+        : "every replica") : String.join("; ", each) + " (in replica order)";
   }
 
   private static String suffix(Condition condition, int run, int repeat) {
