@@ -56,6 +56,11 @@ final class Approaches {
     /** One line for the results. */
     String description();
 
+    /** One line for the results of a run against servers without GTIDs (binary-log positions). */
+    default String description(boolean noGtid) {
+      return description();
+    }
+
     Workers open(Topology topology, int threads, String table) throws SQLException;
   }
 
@@ -63,6 +68,10 @@ final class Approaches {
     return List.of(
         single("ryow", "`jdbc:ryow:` with the driver's defaults (`ryow.gtidCapture=own_gtid`: the GTID from the OK "
             + "packet, `ryow.waitTimeout=100`, the default consistency and fallback), one connection per thread",
+            "`jdbc:ryow:` with the driver's defaults; without GTIDs: the primary's `SHOW BINARY LOG STATUS` (file, "
+                + "position) after a write, before the next replica read, and `SOURCE_POS_WAIT(file, pos, 0.1)` sent "
+                + "in one packet with the read (`ryow.waitTimeout=100`, the default consistency and fallback), one "
+                + "connection per thread",
             Topology::ryowUrl),
         single("ryow-query", "`jdbc:ryow:` with `ryow.gtidCapture=query` (`SELECT @@global.gtid_executed` "
             + "before the next replica read), otherwise defaults", t -> t.ryowUrl("ryow.gtidCapture=query")),
@@ -133,6 +142,10 @@ final class Approaches {
   }
 
   private static Approach single(String name, String description, UrlOf url) {
+    return single(name, description, description, url);
+  }
+
+  private static Approach single(String name, String description, String noGtidDescription, UrlOf url) {
     return new Approach() {
       @Override
       public String name() {
@@ -142,6 +155,11 @@ final class Approaches {
       @Override
       public String description() {
         return description;
+      }
+
+      @Override
+      public String description(boolean noGtid) {
+        return noGtid ? noGtidDescription : description;
       }
 
       @Override
@@ -326,7 +344,9 @@ final class Approaches {
    * The articles' approach, by hand: after the write, the position on the same primary connection
    * ({@code SELECT @@global.gtid_executed} on MySQL, {@code SELECT @@last_gtid} on MariaDB); before the read,
    * the server's wait on a replica connection ({@code WAIT_FOR_EXECUTED_GTID_SET(set, 0.1)},
-   * {@code MASTER_GTID_WAIT(gtid, 0.1)}); 0 reads there, anything else reads on the primary.
+   * {@code MASTER_GTID_WAIT(gtid, 0.1)}); 0 reads there, anything else reads on the primary. Without GTIDs, the
+   * position loop: {@code SHOW BINARY LOG STATUS} after the write, {@code SOURCE_POS_WAIT(file, pos, 0.1)} before
+   * the read; 0 or more reads on the replica, -1 (timeout) or NULL (applier stopped) on the primary.
    */
   static final class HandWritten implements Approach {
     @Override
@@ -342,6 +362,14 @@ final class Approaches {
     }
 
     @Override
+    public String description(boolean noGtid) {
+      return noGtid ? "plain Connector/J, the articles' position loop: `SHOW BINARY LOG STATUS` on the primary after "
+          + "the write (file, position), `SELECT SOURCE_POS_WAIT(file, pos, 0.1)` on a replica before the read, which "
+          + "then runs there; on the primary when the wait returns -1 (timeout) or NULL (applier stopped)"
+          : description();
+    }
+
+    @Override
     public Workers open(Topology topology, int threads, String table) throws SQLException {
       return perThread(threads, thread -> openThread(topology, thread, table));
     }
@@ -352,30 +380,17 @@ final class Approaches {
       List<String> replicas = topology.replicas();
       Connection replica = DriverManager.getConnection(topology.mysqlUrl(replicas.get(thread % replicas.size())));
       return new ThreadWorker() {
-        private String gtidSet = "";
+        private String position = "";
 
         @Override
         public void write(long id, int v) throws SQLException {
           insert(primary, table, id, v);
-          try (PreparedStatement ps = primary.prepareStatement(flavor.ownPosition);
-              ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            gtidSet = rs.getString(1);
-          }
+          position = flavor.position(primary, flavor.ownPosition);
         }
 
         @Override
         public int read(long id) throws SQLException {
-          boolean reached;
-          try (PreparedStatement ps = replica.prepareStatement(flavor.waitQuery)) {
-            ps.setString(1, gtidSet);
-            ps.setDouble(2, HAND_WRITTEN_WAIT_SECONDS);
-            try (ResultSet rs = ps.executeQuery()) {
-              rs.next();
-              int result = rs.getInt(1);
-              reached = !rs.wasNull() && result == 0;
-            }
-          }
+          boolean reached = flavor.waitOn(replica, position, HAND_WRITTEN_WAIT_SECONDS);
           return select(reached ? replica : primary, table, id);
         }
 

@@ -25,6 +25,8 @@ public final class Summary {
   static final String WEB = "web";
   /** The folder, inside the results folder, of the workload run against the MariaDB sandbox. */
   static final String MARIADB = "mariadb";
+  /** The folder, inside the results folder, of the workload run against MySQL without GTIDs (positions). */
+  static final String NOGTID = "nogtid";
 
   private Summary() {}
 
@@ -132,6 +134,7 @@ public final class Summary {
       addWeb(md, out);
       md.add("");
     }
+    addPositionMode(md, out, prefix);
     md.add("### Workload on loopback: write a row, read it back at once");
     md.add("");
     md.addAll(table(workload));
@@ -157,6 +160,109 @@ public final class Summary {
     return md;
   }
 
+  /** The approaches of the position-mode comparison: the run's folder ("" for loopback), the approach, its label. */
+  private static final String[][] POSITION_ROWS = {
+      {"", "ryow", "ryow, GTID mode (*loopback* run)"},
+      {NOGTID, "ryow", "ryow, binary-log positions (*no GTIDs* run)"},
+      {NOGTID, "hand-written", "hand-written position loop (*no GTIDs* run)"}};
+
+  /**
+   * Issue 28's row: what a write costs without GTIDs (binary-log positions) against GTID mode, per lag condition:
+   * statements and round trips per iteration, where reads ran and stale reads, of ryow in GTID mode (the loopback
+   * run, which counts no round trips: those come from the run behind 0.5 ms forwarders, where it has the
+   * condition), ryow without GTIDs and the hand-written position loop (the no-GTID run).
+   */
+  static void addPositionMode(List<String> md, Path out, String prefix) throws IOException {
+    List<String> noGtid = lines(out.resolve(NOGTID).resolve("workload.md"));
+    if (noGtid.isEmpty()) {
+      return;
+    }
+    List<String> loopback = lines(out.resolve("workload.md"));
+    List<String> network = lines(out.resolve(NETWORK).resolve("workload.md"));
+    md.add("### Without GTIDs: what a write costs against GTID mode");
+    md.add("");
+    for (String line : noGtid) {
+      if (line.startsWith("- MySQL ") || line.startsWith("- Settings:") || line.startsWith("- Round trips:")
+          || line.startsWith("- Run started")) {
+        md.add(line);
+      }
+    }
+    md.add("- GTID mode: ryow's row of the *loopback* run ([workload.md](" + prefix + "workload.md)); that run counts no"
+        + " round trips, so they come from the *0.5 ms each way* run ([" + NETWORK + "/workload.md](" + prefix + NETWORK
+        + "/workload.md)) where it ran the condition (–: not measured)");
+    md.add("");
+    md.add("| Condition | Approach | Statements / iteration | Round trips / iteration | Reads on replicas | Stale reads |");
+    md.add("|---|---|---:|---:|---:|---:|");
+    for (String condition : conditions(noGtid)) {
+      for (String[] r : POSITION_ROWS) {
+        Map<String, String> row = row(r[0].isEmpty() ? loopback : noGtid, condition, r[1]);
+        if (row.isEmpty()) {
+          continue;
+        }
+        String trips = row.getOrDefault("Round trips / iteration", "");
+        if (trips.isEmpty()) {
+          trips = row(network, condition, r[1]).getOrDefault("Round trips / iteration", "");
+          trips = trips.isEmpty() ? "–" : trips + " (*0.5 ms each way*)";
+        }
+        md.add("| " + condition + " | " + r[2] + " | " + row.get("Statements / iteration") + " | " + trips + " | "
+            + replicaShare(row.get("Reads on primary")) + " | " + row.get("Stale reads") + " |");
+      }
+    }
+    md.add("");
+  }
+
+  /** {@code 100 %} minus a {@code 12.3 %} share, formatted alike. */
+  private static String replicaShare(String onPrimary) {
+    if (onPrimary == null || !onPrimary.endsWith(" %")) {
+      return "–";
+    }
+    double p = Double.parseDouble(onPrimary.substring(0, onPrimary.length() - 2));
+    return String.format(java.util.Locale.ROOT, "%.1f %%", 100 - p);
+  }
+
+  /** The conditions of a results file's first table, in order. */
+  private static List<String> conditions(List<String> file) {
+    List<String> conditions = new ArrayList<>();
+    List<String> rows = table(file);
+    for (String line : rows.subList(Math.min(2, rows.size()), rows.size())) {
+      String c = cells(line).get(0);
+      if (!conditions.contains(c)) {
+        conditions.add(c);
+      }
+    }
+    return conditions;
+  }
+
+  /** The row of a condition and approach in a results file's first table, by header; empty if it has none. */
+  private static Map<String, String> row(List<String> file, String condition, String approach) {
+    List<String> rows = table(file);
+    Map<String, String> row = new LinkedHashMap<>();
+    if (rows.size() < 3) {
+      return row;
+    }
+    List<String> header = cells(rows.get(0));
+    for (String line : rows.subList(2, rows.size())) {
+      List<String> cells = cells(line);
+      if (cells.size() == header.size() && cells.get(0).equals(condition) && cells.get(1).equals(approach)) {
+        for (int i = 0; i < header.size(); i++) {
+          row.put(header.get(i), cells.get(i));
+        }
+        return row;
+      }
+    }
+    return row;
+  }
+
+  private static List<String> cells(String row) {
+    List<String> cells = new ArrayList<>();
+    String inner = row.strip();
+    inner = inner.substring(1, inner.endsWith("|") ? inner.length() - 1 : inner.length());
+    for (String c : inner.split("\\|", -1)) {
+      cells.add(c.strip());
+    }
+    return cells;
+  }
+
   /**
    * One run behind the results folder: its short name (the table's Run column), what it was, the results
    * file it wrote its targets and report to, and when it started (empty if the report does not say).
@@ -179,6 +285,10 @@ public final class Summary {
       Path mariaDb = out.resolve(MARIADB).resolve("workload.md");
       runs.add(new Run("MariaDB " + mariaDbVersion(mariaDb), "workload on loopback against MariaDB primary and replicas",
           MARIADB + "/workload-targets.tsv", MARIADB + "/workload.md", started(mariaDb)));
+      Path noGtid = out.resolve(NOGTID).resolve("workload.md");
+      runs.add(new Run("no GTIDs", "workload against MySQL without GTIDs (binary-log positions), behind forwarders "
+          + "adding no delay (round trips counted)", NOGTID + "/workload-targets.tsv", NOGTID + "/workload.md",
+          started(noGtid)));
       return runs;
     }
 

@@ -2,8 +2,6 @@ package dev.ryow.bench;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -182,23 +180,14 @@ public final class Topology {
   public void awaitReplicasCaughtUp(int seconds) throws SQLException {
     String executed;
     Flavor f = flavor();
-    try (Connection c = DriverManager.getConnection(mysqlUrl(primary()));
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(f.primaryPosition)) {
-      rs.next();
-      executed = rs.getString(1);
+    try (Connection c = DriverManager.getConnection(mysqlUrl(primary()))) {
+      executed = f.position(c, f.primaryPosition);
     }
     List<String> behind = new ArrayList<>();
     for (String r : replicas()) {
-      try (Connection c = DriverManager.getConnection(mysqlUrl(r));
-          PreparedStatement ps = c.prepareStatement(f.waitQuery)) {
-        ps.setString(1, executed);
-        ps.setInt(2, seconds);
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          if (rs.getInt(1) != 0) {
-            behind.add(r);
-          }
+      try (Connection c = DriverManager.getConnection(mysqlUrl(r))) {
+        if (!f.waitOn(c, executed, seconds)) {
+          behind.add(r);
         }
       }
     }

@@ -234,7 +234,7 @@ public final class Workload {
     long elapsed = Instant.now().getEpochSecond() - started.getEpochSecond();
     Settings settings = new Settings(started.toString(), elapsed, threads, seconds, warmup, pauseMs, periodMs,
         mysqlVersion, connectorVersion, loadAtStart, Machine.loadAverage(), topology, repeat, delayMs,
-        addedRoundTripMs, reads);
+        addedRoundTripMs, reads, topology.flavor().noGtid() ? appliers() : "");
     new WorkloadReport(settings, approaches, conditions, cells).write(out);
     log.println("Wrote " + out.resolve("workload.md") + " and " + out.resolve("workload.svg"));
   }
@@ -242,7 +242,23 @@ public final class Workload {
   /** What the report records about the run. */
   record Settings(String started, long elapsedSeconds, int threads, int seconds, int warmup, int pauseMs,
       int periodMs, String mysqlVersion, String connectorVersion, String loadAtStart, String loadAtEnd,
-      Topology topology, int runs, double delayMs, double[] addedRoundTripMs, int reads) {
+      Topology topology, int runs, double delayMs, double[] addedRoundTripMs, int reads, String positions) {
+    /** Servers with GTIDs. */
+    Settings(String started, long elapsedSeconds, int threads, int seconds, int warmup, int pauseMs, int periodMs,
+        String mysqlVersion, String connectorVersion, String loadAtStart, String loadAtEnd, Topology topology,
+        int runs, double delayMs, double[] addedRoundTripMs, int reads) {
+      this(started, elapsedSeconds, threads, seconds, warmup, pauseMs, periodMs, mysqlVersion, connectorVersion,
+          loadAtStart, loadAtEnd, topology, runs, delayMs, addedRoundTripMs, reads, "");
+    }
+
+    /**
+     * Whether the servers ran without GTIDs ({@code gtid_mode=OFF}): then {@code positions} says how the replicas
+     * applied (their {@code replica_parallel_workers} and {@code replica_checkpoint_period}); empty with GTIDs.
+     */
+    boolean noGtid() {
+      return !positions.isEmpty();
+    }
+
     /** Whether an iteration is a web-style page (a write, then several reads) rather than one read-back. */
     boolean page() {
       return reads > 1;
@@ -252,6 +268,25 @@ public final class Workload {
     boolean forwarded() {
       return delayMs >= 0;
     }
+  }
+
+  /**
+   * Without GTIDs: each replica's {@code replica_parallel_workers} and {@code replica_checkpoint_period}, on which
+   * a position wait depends (a multithreaded applier's {@code SOURCE_POS_WAIT} returns only at a checkpoint).
+   */
+  private String appliers() throws SQLException {
+    List<String> each = new ArrayList<>();
+    for (String r : topology.replicas()) {
+      try (Connection c = DriverManager.getConnection(adminUrl(r));
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery(
+              "SELECT @@global.replica_parallel_workers, @@global.replica_checkpoint_period")) {
+        rs.next();
+        each.add("replica_parallel_workers=" + rs.getInt(1) + ", replica_checkpoint_period=" + rs.getInt(2) + " ms");
+      }
+    }
+    return each.stream().distinct().count() == 1 ? each.get(0) + " on " + (each.size() == 1 ? "the replica"
+        : "every replica") : String.join("; ", each) + " (in replica order)";
   }
 
   private static String suffix(Condition condition, int run, int repeat) {

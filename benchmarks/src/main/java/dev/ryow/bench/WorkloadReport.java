@@ -113,7 +113,7 @@ final class WorkloadReport {
     md.add("");
     md.add("## Approaches");
     md.add("");
-    approaches.forEach(a -> md.add("- **" + a.name() + "**: " + a.description()));
+    approaches.forEach(a -> md.add("- **" + a.name() + "**: " + a.description(settings.noGtid())));
     md.add("");
     md.add("## How it is counted");
     md.add("");
@@ -143,7 +143,8 @@ final class WorkloadReport {
       md.add("- **Round trips / iteration**: client-to-server flights counted by the forwarders (data from the client"
           + " after the server last sent something, per connection), summed over all servers, divided by the"
           + " iterations. They include ryow's background poll (one query per server every `ryow.pollInterval`),"
-          + " which is not per iteration.");
+          + " which is not per iteration." + (settings.delayMs() == 0 ? " The forwarders add no delay here: they"
+          + " are there to count, and their hops add to every latency of the run." : ""));
     }
     if (settings.runs() > 1) {
       md.add("- With " + settings.runs() + " runs, each cell ran once per round; the table pools the runs' counts and"
@@ -152,6 +153,9 @@ final class WorkloadReport {
     if (mariaDb()) {
       md.add("- **Replica apply delay**: not sampled on MariaDB (the sampler reads MySQL's performance_schema "
           + "replication tables) (–).");
+    } else if (settings.noGtid()) {
+      md.add("- **Replica apply delay**: not sampled without GTIDs (the sampler tells transactions apart by GTID; "
+          + "without GTIDs every one is `ANONYMOUS`) (–).");
     } else {
       md.add("- **Replica apply delay**: while each cell runs, every " + ApplyDelaySampler.INTERVAL_MS + " ms, the admin "
           + "user reads each replica's `performance_schema.replication_applier_status_by_worker` (one row per applier "
@@ -194,8 +198,9 @@ final class WorkloadReport {
   List<String> settingsLines() {
     List<String> l = new ArrayList<>(Machine.describe());
     l.add("- " + (mariaDb() ? "MariaDB " : "MySQL ") + settings.mysqlVersion() + " (sandbox: 1 primary, "
-        + settings.topology().replicas().size() + " replicas, GTID, row binlog, on this machine); "
-        + settings.connectorVersion());
+        + settings.topology().replicas().size() + " replicas, " + (settings.noGtid() ? "no GTIDs (`gtid_mode=OFF`, "
+            + "replicas by binary-log file and position, " + settings.positions() + ")" : "GTID")
+        + ", row binlog, on this machine); " + settings.connectorVersion());
     l.add(String.format(Locale.ROOT, "- Settings: %d threads, %d s per cell (after a %d s warm-up per approach), "
         + "pulse = appliers paused %d ms of every %d ms, blocked = appliers running but blocked (`FLUSH TABLES "
         + "WITH READ LOCK` held on the replicas) %d ms of every %d ms, storm = appliers paused for the whole cell; "
@@ -203,7 +208,12 @@ final class WorkloadReport {
         + "driver's defaults",
         settings.threads(), settings.seconds(), settings.warmup(), settings.pauseMs(), settings.periodMs(),
         settings.pauseMs(), settings.periodMs()) + pooledNote());
-    if (settings.forwarded()) {
+    if (settings.forwarded() && settings.delayMs() == 0) {
+      double[] added = settings.addedRoundTripMs();
+      l.add(String.format(Locale.ROOT, "- Round trips: a forwarder in front of each server (`LatencyForwarder`) adding "
+          + "no delay, to count client-to-server flights; measured, its hop adds %.2f ms (p50) / %.2f ms (p99) to a "
+          + "`SELECT 1` round trip on the primary, and to every latency of this run", added[0], added[1]));
+    } else if (settings.forwarded()) {
       double[] added = settings.addedRoundTripMs();
       l.add(String.format(Locale.ROOT, "- Network: a forwarder in front of each server (`LatencyForwarder`) adds %.2f ms "
           + "each way; measured, it adds %.2f ms (p50) / %.2f ms (p99) to a `SELECT 1` round trip on the primary "
@@ -345,7 +355,8 @@ final class WorkloadReport {
       if (condition != Condition.NONE) {
         continue;
       }
-      double[] ryow = ratios("ryow", "primary-only", condition);
+      // Without a delay the forwarders only count: no latency target.
+      double[] ryow = settings.delayMs() > 0 ? ratios("ryow", "primary-only", condition) : new double[0];
       if (ryow.length > 0) {
         List<String> others = new ArrayList<>();
         for (String a : List.of("hand-written", "cj-replication")) {
@@ -359,7 +370,7 @@ final class WorkloadReport {
             "ryow " + ratioText(ryow) + (others.isEmpty() ? "" : "; " + String.join(", ", others)),
             median(ryow) <= 1.3));
       }
-      double[] pooled = ratios(POOLED, POOLED_REFERENCE, condition);
+      double[] pooled = settings.delayMs() > 0 ? ratios(POOLED, POOLED_REFERENCE, condition) : new double[0];
       if (pooled.length > 0) {
         t.add(new Target(String.format(Locale.ROOT, "Read right after own write, %.1f ms each way, pooled: read p50 / "
                 + "primary-only-pooled's (both include the wait for a pooled connection)", settings.delayMs()),
@@ -498,6 +509,23 @@ final class WorkloadReport {
       if (any) {
         t.add(new Target("Statements per iteration, " + a + " vs hand-written", "fewer", String.join("; ", f),
             fewer));
+      }
+    }
+    // Round trips per iteration vs the hand-written approach, where the forwarders counted them.
+    if (counted) {
+      List<String> f = new ArrayList<>();
+      boolean fewer = true;
+      for (Condition condition : conditions) {
+        Cell r = find("ryow", condition);
+        Cell h = find("hand-written", condition);
+        if (r != null && h != null) {
+          f.add(String.format(Locale.ROOT, "%s %.2f vs %.2f", condition.label, r.roundTripsPerIteration(),
+              h.roundTripsPerIteration()));
+          fewer &= r.roundTripsPerIteration() < h.roundTripsPerIteration();
+        }
+      }
+      if (!f.isEmpty()) {
+        t.add(new Target("Round trips per iteration, ryow vs hand-written", "fewer", String.join("; ", f), fewer));
       }
     }
     return t;

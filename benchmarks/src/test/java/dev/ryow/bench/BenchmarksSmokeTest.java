@@ -329,8 +329,13 @@ class BenchmarksSmokeTest {
           assertThat(t.figure()).isEqualTo("ryow-pooled 1.25× (1.25–1.25 over 3 runs)");
           assertThat(t.met()).isTrue();
         });
-    assertThat(targets).filteredOn(t -> t.name().startsWith("Round trips per iteration")).singleElement()
+    assertThat(targets).filteredOn(t -> t.name().startsWith("Round trips per iteration (forwarders)")).singleElement()
         .extracting(Target::figure).isEqualTo("ryow 3.00 vs primary-only 2.00; ryow-pooled 3.00 vs primary-only-pooled 3.00");
+    assertThat(targets).filteredOn(t -> t.name().equals("Round trips per iteration, ryow vs hand-written"))
+        .singleElement().satisfies(t -> {
+          assertThat(t.figure()).isEqualTo("none 3.00 vs 3.00");
+          assertThat(t.met()).isFalse();
+        });
     String md = Files.readString(dir.resolve("workload.md"));
     assertThat(md).contains("Round trips / iteration", "| none | ryow | 100 |", "| none | primary-only-pooled | 100 |",
         "1.20–1.40", "adds 0.50 ms each way",

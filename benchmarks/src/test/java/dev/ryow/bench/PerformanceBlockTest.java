@@ -77,6 +77,43 @@ class PerformanceBlockTest {
   }
 
   @Test
+  void thePositionModeRowSetsTheNoGtidRunBesideGtidMode(@TempDir Path out) throws IOException {
+    String header = "| Condition | Approach | Iterations/s | Stale reads | Read p50 / p99 ms | Write p50 / p99 ms"
+        + " | Reads on primary | Statements / iteration";
+    Files.createDirectories(out.resolve(Summary.NETWORK));
+    Files.createDirectories(out.resolve(Summary.NOGTID));
+    Files.write(out.resolve("workload.md"), List.of("# Workload results", "", header + " |", "|---|---|",
+        "| none | ryow | 558 | 0 / 5586 | 2.39 / 33.76 | 2.14 / 25.22 | 0.0 % | 3.02 |",
+        "| storm | ryow | 2551 | 0 / 25540 | 0.45 / 2.18 | 0.69 / 4.85 | 100.0 % | 2.01 |"));
+    Files.write(out.resolve(Summary.NETWORK).resolve("workload.md"), List.of(header + " | Round trips / iteration |",
+        "|---|---|", "| none | ryow | 482 | 0 / 19291 | 2.82 / 20.33 | 3.02 / 18.25 | 0.0 % | 3.04 | 2.04 |"));
+    Files.write(out.resolve(Summary.NOGTID).resolve("workload.md"), List.of("- Run started 2026-12-03T18:00:00Z, took 9 s",
+        "", header + " | Round trips / iteration |", "|---|---|",
+        "| none | ryow | 244 | 0 / 3673 | 11.0 / 40.0 | 5.0 / 16.0 | 0.0 % | 4.10 | 3.10 |",
+        "| none | hand-written | 228 | 0 / 3400 | 13.0 / 36.0 | 3.3 / 10.6 | 0.4 % | 4.00 | 4.00 |",
+        "| storm | ryow | 1300 | **2** / 19000 (0.0 %) | 0.5 / 6.1 | 1.5 / 9.9 | 100.0 % | 3.01 | 3.01 |"));
+
+    List<String> md = new ArrayList<>();
+    Summary.addPositionMode(md, out, "r/");
+
+    assertThat(duplicates(md)).isEmpty();
+    assertThat(md).contains("- Run started 2026-12-03T18:00:00Z, took 9 s",
+        "| none | ryow, GTID mode (*loopback* run) | 3.02 | 2.04 (*0.5 ms each way*) | 100.0 % | 0 / 5586 |",
+        "| none | ryow, binary-log positions (*no GTIDs* run) | 4.10 | 3.10 | 100.0 % | 0 / 3673 |",
+        "| none | hand-written position loop (*no GTIDs* run) | 4.00 | 4.00 | 99.6 % | 0 / 3400 |",
+        "| storm | ryow, GTID mode (*loopback* run) | 2.01 | – | 0.0 % | 0 / 25540 |",
+        "| storm | ryow, binary-log positions (*no GTIDs* run) | 3.01 | 3.01 | 0.0 % | **2** / 19000 (0.0 %) |");
+    assertThat(md).noneMatch(l -> l.startsWith("| storm | hand-written"));
+  }
+
+  @Test
+  void withoutANoGtidRunThereIsNoPositionModeRow(@TempDir Path out) throws IOException {
+    List<String> md = new ArrayList<>();
+    Summary.addPositionMode(md, out, "");
+    assertThat(md).isEmpty();
+  }
+
+  @Test
   void theDuplicateCheckFindsARepeatedRow() {
     List<String> md = List.of(Summary.TARGETS_HEADER.split("\n")[0], Summary.TARGETS_HEADER.split("\n")[1],
         "| No lag | loopback | ≥ 95 % | 100 % | met |", "| No lag | network | ≥ 95 % | 99 % | met |",
