@@ -135,6 +135,14 @@ class TopologiesIT {
     try (Connection c = DriverManager.getConnection(url(replica1) + "&ryow.discoverReplicas=true")) {
       pollerRounds(c, 2);
       Sandbox.run("attach", "spare");
+      long attached = System.nanoTime();
+      RyowConnection r = c.unwrap(RyowConnection.class);
+      while (!r.clusterMetrics().replicaStates().contains(":" + SPARE_PORT + "=UP")) {
+        assertThat(System.nanoTime() - attached).as("the spare in rotation within 20 s: %s",
+            r.clusterMetrics().replicaStates()).isLessThan(20_000_000_000L);
+        sleep(5);
+      }
+      long inRotationMillis = (System.nanoTime() - attached) / 1_000_000;
       // replica1's applier stopped: reads go to the replicas the primary reports (replica2, multi's channel from
       // the primary, the spare; delayed is never waited on), each in its turn. Before the primary's polls
       // decided multi's other source on the positions read on demand, every read leaving multi ran on the
@@ -154,7 +162,8 @@ class TopologiesIT {
           onSpare += port == SPARE_PORT ? 1 : 0;
           sleep(50);
         }
-        System.out.printf("TopologiesIT: the spare served a read after %d ms (reads by port %s)%n",
+        System.out.printf("TopologiesIT: the spare was in rotation %d ms after attach returned (poll interval 200 ms)"
+            + " and served a read %d ms after the reads began (reads by port %s)%n", inRotationMillis,
             (System.nanoTime() - start) / 1_000_000, byPort);
         Sandbox.run("detach", "spare");
         pollerRounds(c, 3);
