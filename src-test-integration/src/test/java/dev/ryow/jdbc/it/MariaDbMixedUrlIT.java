@@ -8,9 +8,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A URL that mixes MySQL and MariaDB servers is refused at connect with a message naming both, while a URL
@@ -22,33 +22,17 @@ class MariaDbMixedUrlIT {
       Integer.parseInt(System.getenv().getOrDefault("RYOW_SANDBOX_PORT_BASE", "23306"));
   private static final int MYSQL_PRIMARY = PORT_BASE;
   private static final int MYSQL_REPLICA = PORT_BASE + 1;
-  private static boolean startedMySql;
+
+  @RegisterExtension
+  static final SandboxBeside GTID_SANDBOX = SandboxBeside.mysqlWithGtids();
 
   @BeforeAll
-  static void sandboxes() {
+  static void sandbox() {
     MariaDbTopology.start();
-    boolean running;
-    try {
-      Sandbox.run("status");
-      running = true;
-    } catch (AssertionError down) {
-      running = false;
-    }
-    if (!running) {
-      Sandbox.run("start");
-      startedMySql = true;
-    }
-  }
-
-  @AfterAll
-  static void stopMySql() {
-    if (startedMySql) {
-      Sandbox.run("stop");
-    }
   }
 
   private static String url(int primary, int replica) {
-    return "jdbc:ryow:mysql://127.0.0.1:" + primary + ",127.0.0.1:" + replica + "/ryow?user=ryow&password=ryow";
+    return SandboxBeside.url(primary, replica);
   }
 
   @Test

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.DriverManager;
 import java.sql.SQLNonTransientConnectionException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A URL that mixes MySQL servers with and without GTIDs is refused at connect with a message naming both (a mixed
@@ -19,33 +19,17 @@ class NoGtidMixedUrlIT {
       Integer.parseInt(System.getenv().getOrDefault("RYOW_SANDBOX_PORT_BASE", "23306"));
   private static final int GTID_PRIMARY = PORT_BASE;
   private static final int GTID_REPLICA = PORT_BASE + 1;
-  private static boolean startedGtidSandbox;
+
+  @RegisterExtension
+  static final SandboxBeside GTID_SANDBOX = SandboxBeside.mysqlWithGtids();
 
   @BeforeAll
-  static void sandboxes() {
+  static void sandbox() {
     NoGtidTopology.start();
-    boolean running;
-    try {
-      Sandbox.run("status");
-      running = true;
-    } catch (AssertionError down) {
-      running = false;
-    }
-    if (!running) {
-      Sandbox.run("start");
-      startedGtidSandbox = true;
-    }
-  }
-
-  @AfterAll
-  static void stopGtidSandbox() {
-    if (startedGtidSandbox) {
-      Sandbox.run("stop");
-    }
   }
 
   private static String url(int primary, int replica) {
-    return "jdbc:ryow:mysql://127.0.0.1:" + primary + ",127.0.0.1:" + replica + "/ryow?user=ryow&password=ryow";
+    return SandboxBeside.url(primary, replica);
   }
 
   @Test

@@ -45,20 +45,18 @@ final class NoGtidTopology {
     return DriverManager.getConnection(ryowUrl(parameters));
   }
 
+  /** A plain Connector/J connection to the server on {@code port} ({@link Topology#plain}: same account). */
   static Connection plain(int port) throws SQLException {
-    return DriverManager.getConnection("jdbc:mysql://" + HOST + ":" + port + "/ryow", "ryow", "ryow");
+    return Topology.plain(port);
   }
 
   static void exec(int port, String sql) throws SQLException {
-    try (Connection c = plain(port); Statement s = c.createStatement()) {
-      s.execute(sql);
-    }
+    Topology.exec(port, sql);
   }
 
   static String queryString(int port, String sql) throws SQLException {
-    try (Connection c = plain(port); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
+    try (Connection c = plain(port)) {
+      return Topology.queryString(c, sql);
     }
   }
 
