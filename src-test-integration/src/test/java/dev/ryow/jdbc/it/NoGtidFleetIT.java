@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * at the new primary's position) under load from held connections and from HikariCP (0 stale reads, 0 lost
  * writes; the old positions mean nothing on the new primary, so each connection's next read waits for the new
  * primary's position), and a chained replica (a replica of replica1, {@code attach chained}) that is never waited
- * on with a position: its file and offset are replica1's, not the primary's.
+ * on with a position: its file and offset are replica1's, not the primary's. The primary killed ({@code SIGKILL})
+ * and restarted under held connections and under HikariCP: 0 stale, 0 acknowledged writes lost, and after the
+ * restart the replicas serve reads again, waited for with positions in the primary's new binary log file.
  */
 class NoGtidFleetIT {
   private static final String TABLE = "it_nogtid_fleet";
@@ -131,5 +133,81 @@ class NoGtidFleetIT {
     } finally {
       Sandbox.run("--no-gtid", "detach", "chained");
     }
+  }
+
+  /** Kills the primary (SIGKILL), waits 3 s, restarts it; returns the reads the replicas ran meanwhile. */
+  private static long killAndRestartThePrimary(String table, java.util.concurrent.atomic.AtomicInteger phase)
+      throws Exception {
+    long before = replicaReads(table);
+    Sandbox.run("--no-gtid", "kill", "primary");
+    phase.set(ReadBackLoad.DURING);
+    Thread.sleep(3_000);
+    long whileDead = replicaReads(table) - before;
+    Sandbox.run("--no-gtid", "restart", "primary");
+    phase.set(ReadBackLoad.AFTER);
+    return whileDead;
+  }
+
+  private static long replicaReads(String table) throws SQLException {
+    long n = 0;
+    for (int port : REPLICA_PORTS) {
+      n += NoGtidTopology.statementsLike(port, "SELECT `v` , @@PORT , @@SERVER_ID FROM `" + table);
+    }
+    return n;
+  }
+
+  @Test
+  void thePrimaryKilledAndRestartedUnderHeldConnectionsLosesNothingAndReadsNeverStale() throws Exception {
+    String table = "it_nogtid_held";
+    NoGtidTopology.recreateTable(table, "id INT PRIMARY KEY, v INT NOT NULL, port INT NOT NULL, conn INT NOT NULL");
+    HeldConnections w = new HeldConnections(NoGtidTopology.ryowUrl(), table, 4, 8, 2);
+    long replicaReadsWhileDead;
+    try (w) {
+      Thread.sleep(1_500);
+      replicaReadsWhileDead = killAndRestartThePrimary(table, w.phase);
+      w.awaitWritesAfter(20, 90);
+    }
+    System.out.printf("no GTIDs, held connections shared by threads, primary killed and restarted: %d acknowledged,"
+            + " per connection before/during/after %s; stale %d; failed %d %s; reader reads after %d%n",
+        w.acknowledged.size(), w.perConnection(), w.stale.get(), w.failedStatements.get(), w.failures,
+        w.readerReads(HeldConnections.AFTER));
+    try (Connection p = NoGtidTopology.plain(PRIMARY_PORT)) {
+      w.assertSurvived(p, 20);
+    }
+    assertThat(w.readerReads(HeldConnections.AFTER)).as("reader reads after the restart").isPositive();
+    assertThat(w.failedReaderStatements.get()).as("failed reads of the readers (%s)", w.readerFailures).isZero();
+  }
+
+  @Test
+  void thePrimaryKilledAndRestartedUnderHikariLosesNothingAndReadsNeverStale() throws Exception {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(NoGtidTopology.ryowUrl());
+    config.setMaximumPoolSize(4);
+    config.setMinimumIdle(4);
+    int threads = 8;
+    ReadBackLoad load;
+    long replicaReadsWhileDead;
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      load = new ReadBackLoad(TABLE, ReadBackLoad.pooled(pool), threads, NoGtidTopology.SERVER_IDS);
+      try (load) {
+        load.awaitWrites(ReadBackLoad.BEFORE, 100, 30);
+        replicaReadsWhileDead = killAndRestartThePrimary(TABLE, load.phase);
+        load.awaitWrites(ReadBackLoad.AFTER, 100, 60);
+        // The replicas' receivers reconnect to the restarted primary, whose binary log went on in a new file.
+        load.awaitReads(ReadBackLoad.AFTER, REPLICA_PORTS.get(0), 20, 30);
+      }
+    }
+    System.out.printf("no GTIDs, HikariCP, primary killed and restarted: %s; reads the replicas ran while it was dead"
+        + " %d%n", load, replicaReadsWhileDead);
+    assertThat(load.stale.get()).as("stale reads").isZero();
+    assertThat(load.wrongServer.get()).isZero();
+    try (Connection p = NoGtidTopology.plain(PRIMARY_PORT)) {
+      assertThat(load.lostOn(p)).as("acknowledged writes missing on the primary").isEmpty();
+    }
+    assertThat(load.writes(ReadBackLoad.AFTER)).as("writes after the restart").isGreaterThanOrEqualTo(100);
+    assertThat(load.failedReads.get()).as("failed reads (%s)", load.failures).isZero();
+    assertThat(load.failedWrites.get()).as("failed writes (%s)", load.failures).isLessThanOrEqualTo(threads);
+    assertThat(load.reads(ReadBackLoad.AFTER, REPLICA_PORTS.get(0))).as("reads on replica1 after the restart, waited"
+        + " for with positions in the primary's new binary log file").isGreaterThanOrEqualTo(20);
   }
 }
