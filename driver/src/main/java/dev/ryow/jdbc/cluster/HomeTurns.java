@@ -13,19 +13,13 @@ public final class HomeTurns {
   private final long[] ahead;
   private final long[] served;
   private final boolean[] eligible;
-  private final boolean[] newcomer;
-  private final boolean[] everEligible;
   private volatile int turn = TurnRule.NONE;
-  /** Rounds done: in the first, every eligible server is new, and none is a newcomer. */
-  private long rounds;
 
   HomeTurns(int servers) {
     this.lastTotal = new long[servers];
     this.ahead = new long[servers];
     this.served = new long[servers];
     this.eligible = new boolean[servers];
-    this.newcomer = new boolean[servers];
-    this.everEligible = new boolean[servers];
   }
 
   /** The index of the server whose turn it is, or {@link TurnRule#NONE}. */
@@ -43,15 +37,10 @@ public final class HomeTurns {
       long total = e.servedReads();
       served[i] = total - lastTotal[i];
       lastTotal[i] = total;
-      boolean now = mayTakeTurn(e, primary);
-      // First eligible after the first round: a replica discovered, or one the URL names that was never up before.
-      newcomer[i] = now && !everEligible[i] && rounds > 0;
-      everEligible[i] |= now;
-      eligible[i] = now;
+      eligible[i] = mayTakeTurn(e, primary);
     }
-    rounds++;
     int before = turn;
-    int next = TurnRule.next(ahead, served, eligible, newcomer, before);
+    int next = TurnRule.next(ahead, served, eligible, before);
     turn = next;
     return next != before;
   }

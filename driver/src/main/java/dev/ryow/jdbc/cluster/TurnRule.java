@@ -7,10 +7,8 @@ package dev.ryow.jdbc.cluster;
  *
  * <p>{@code ahead[i]} is how many more reads server {@code i} served than the least served eligible
  * server (0 for that one). At the end of a round each eligible server's reads of that round are added,
- * the least is subtracted again, and the turn goes to the server least ahead; a tie goes to a newcomer (a
- * server eligible for the first time: a replica just discovered, or one the URL names that was never up before),
- * so that it serves reads from the next round on, then to the first after the current turn in index order, so
- * equally loaded replicas alternate. A server that is not
+ * the least is subtracted again, and the turn goes to the server least ahead; a tie goes to the first
+ * after the current turn in index order, so equally loaded replicas alternate. A server that is not
  * eligible (the primary, a vacant place, out of rotation, behind, stalled) has no claim: its count is set
  * to 0, so when it becomes eligible again it starts level with the least served and is not owed the
  * reads it missed (it would otherwise take every round until it caught up).
@@ -35,10 +33,9 @@ public final class TurnRule {
    * @param ahead per server, reads served beyond the least served eligible server; updated in place
    * @param served per server, reads it served in the round that just ended
    * @param eligible per server, whether it may take the turn
-   * @param newcomer per server, whether it is eligible now for the first time
    * @param current the index whose turn it was, or {@link #NONE}
    */
-  public static int next(long[] ahead, long[] served, boolean[] eligible, boolean[] newcomer, int current) {
+  public static int next(long[] ahead, long[] served, boolean[] eligible, int current) {
     int n = ahead.length;
     long least = Long.MAX_VALUE;
     for (int i = 0; i < n; i++) {
@@ -59,7 +56,7 @@ public final class TurnRule {
         continue;
       }
       ahead[i] -= least;
-      if (best == NONE || ahead[i] < ahead[best] || (ahead[i] == ahead[best] && newcomer[i] && !newcomer[best])) {
+      if (best == NONE || ahead[i] < ahead[best]) {
         best = i;
       }
     }

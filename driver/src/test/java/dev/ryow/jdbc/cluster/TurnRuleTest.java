@@ -50,7 +50,7 @@ class TurnRuleTest {
   @ParameterizedTest(name = "[{index}] current {3} -> next {5}")
   @MethodSource("rounds")
   void oneRound(long[] ahead, long[] served, boolean[] eligible, int current, long[] after, int next) {
-    assertThat(TurnRule.next(ahead, served, eligible, new boolean[eligible.length], current)).isEqualTo(next);
+    assertThat(TurnRule.next(ahead, served, eligible, current)).isEqualTo(next);
     assertThat(ahead).containsExactly(after);
   }
 
@@ -66,8 +66,7 @@ class TurnRuleTest {
     long[] served = new long[3];
     boolean[] eligible = {false, true, true};
     long[] total = new long[3];
-    boolean[] none = new boolean[3];
-    int turn = TurnRule.next(ahead, served, eligible, none, N);
+    int turn = TurnRule.next(ahead, served, eligible, N);
     long largest = 0;
     for (int round = 0; round < 10_000; round++) {
       long reads = random.nextLong(1, 101);
@@ -78,31 +77,9 @@ class TurnRuleTest {
       total[1] += served[1];
       total[2] += served[2];
       largest = Math.max(largest, reads);
-      turn = TurnRule.next(ahead, served, eligible, none, turn);
+      turn = TurnRule.next(ahead, served, eligible, turn);
       assertThat(Math.abs(total[1] - total[2])).as("after round " + round).isLessThanOrEqualTo(largest);
     }
     assertThat(turn).isIn(1, 2);
-  }
-
-  static Stream<Arguments> newcomers() {
-    return Stream.of(
-        // ahead before, served, eligible, newcomer, current turn -> next turn
-        // a replica just discovered ties with the least served and takes the next turn (else 1, the first after 3)
-        Arguments.of(new long[] {0, 0, 0, 0}, new long[] {0, 0, 0, 12}, new boolean[] {false, true, true, true},
-            new boolean[] {false, false, true, false}, 3, 2),
-        Arguments.of(new long[] {0, 0, 0, 0}, new long[] {0, 0, 0, 12}, new boolean[] {false, true, true, true},
-            new boolean[] {false, false, false, false}, 3, 1),
-        // ...but only on a tie: a newcomer is not owed reads, nor preferred over a less served server
-        Arguments.of(new long[] {0, 0, 5, 0}, new long[] {0, 0, 0, 12}, new boolean[] {false, true, true, true},
-            new boolean[] {false, false, true, false}, 3, 1),
-        // two newcomers: the first after the current turn
-        Arguments.of(new long[] {0, 0, 0, 0}, new long[] {0, 12, 0, 0}, new boolean[] {false, true, true, true},
-            new boolean[] {false, false, true, true}, 1, 2));
-  }
-
-  @ParameterizedTest(name = "[{index}] current {4} -> next {5}")
-  @MethodSource("newcomers")
-  void aNewcomerWinsATie(long[] ahead, long[] served, boolean[] eligible, boolean[] newcomer, int current, int next) {
-    assertThat(TurnRule.next(ahead, served, eligible, newcomer, current)).isEqualTo(next);
   }
 }
