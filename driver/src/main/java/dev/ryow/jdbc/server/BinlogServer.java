@@ -122,13 +122,7 @@ final class BinlogServer {
         io &= "Yes".equalsIgnoreCase(rs.getString("Replica_IO_Running"));
         sql &= "Yes".equalsIgnoreCase(rs.getString("Replica_SQL_Running"));
         delay = Math.max(delay, rs.getLong("SQL_Delay"));
-        String sqlError = rs.getString("Last_SQL_Error");
-        String ioError = rs.getString("Last_IO_Error");
-        if (sqlError != null && !sqlError.isEmpty()) {
-          error = sqlError;
-        } else if (error.isEmpty() && ioError != null && !ioError.isEmpty()) {
-          error = ioError;
-        }
+        error = ServerStatus.newestError(error, rs.getString("Last_SQL_Error"), rs.getString("Last_IO_Error"));
         String source = rs.getString("Source_UUID");
         String file = rs.getString("Relay_Source_Log_File");
         String readFile = rs.getString("Source_Log_File");

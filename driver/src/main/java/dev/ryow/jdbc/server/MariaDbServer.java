@@ -127,13 +127,7 @@ final class MariaDbServer {
           lag = Math.max(lag, behind);
         }
         delay = Math.max(delay, rs.getLong("SQL_Delay"));
-        String sqlError = rs.getString("Last_SQL_Error");
-        String ioError = rs.getString("Last_IO_Error");
-        if (sqlError != null && !sqlError.isEmpty()) {
-          error = sqlError;
-        } else if (error.isEmpty() && ioError != null && !ioError.isEmpty()) {
-          error = ioError;
-        }
+        error = ServerStatus.newestError(error, rs.getString("Last_SQL_Error"), rs.getString("Last_IO_Error"));
       }
     }
     return new Channels(count, io, sql, lag, error, delay);

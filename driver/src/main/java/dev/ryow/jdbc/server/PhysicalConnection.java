@@ -252,10 +252,7 @@ public final class PhysicalConnection implements AutoCloseable {
             "ON".equals(rs.getString(3)), rs.getLong(5) / 1000, error == null ? "" : error, rs.getLong(4)));
       }
     }
-    return new ServerStatus(status.serverUuid(), status.gtidExecuted(), status.gtidOwned(), status.readOnly(),
-        status.replicaChannels(), status.receiverRunning(), status.applierRunning(), status.applierLagMillis(),
-        status.lastError(), status.healthKnown(), status.groupMemberState(), status.sourceUuids(),
-        status.sourceDelaySeconds(), channels, status.checkpointMillis());
+    return status.withChannels(channels);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.ryow.jdbc.server;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.gtid.Positions;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One poll of one server: who it is, what it has executed, whether it accepts writes and how its
@@ -76,6 +77,24 @@ public record ServerStatus(
     this(serverUuid, gtidExecuted, gtidOwned, readOnly, replicaChannels, receiverRunning, applierRunning,
         applierLagMillis, lastError, healthKnown, groupMemberState, sourceUuids, sourceDelaySeconds, List.of(),
         checkpointMillis);
+  }
+
+  /** This status with each channel's own state ({@link #channels}). */
+  public ServerStatus withChannels(List<Channel> perChannel) {
+    return new ServerStatus(serverUuid, gtidExecuted, gtidOwned, readOnly, replicaChannels, receiverRunning,
+        applierRunning, applierLagMillis, lastError, healthKnown, groupMemberState, sourceUuids, sourceDelaySeconds,
+        perChannel, checkpointMillis);
+  }
+
+  /**
+   * One channel's errors folded into those of the channels read before it ({@code SHOW REPLICA STATUS} or
+   * {@code SHOW ALL SLAVES STATUS} rows): an applier error wins, a receiver error only fills an empty one.
+   */
+  static String newestError(String sofar, @Nullable String sqlError, @Nullable String ioError) {
+    if (sqlError != null && !sqlError.isEmpty()) {
+      return sqlError;
+    }
+    return sofar.isEmpty() && ioError != null && !ioError.isEmpty() ? ioError : sofar;
   }
 
   /**

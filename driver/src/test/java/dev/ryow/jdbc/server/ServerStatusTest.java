@@ -59,4 +59,12 @@ class ServerStatusTest {
         List.of(S), 0);
     assertThat(single.forSource(P)).as("one channel: no per-channel rows").isSameAs(single);
   }
+
+  @Test
+  void anApplierErrorWinsAndAReceiverErrorOnlyFillsAnEmptyOne() {
+    assertThat(ServerStatus.newestError("", null, null)).isEmpty();
+    assertThat(ServerStatus.newestError("", "", "io")).isEqualTo("io");
+    assertThat(ServerStatus.newestError("io", "sql", "io2")).isEqualTo("sql");
+    assertThat(ServerStatus.newestError("sql", null, "io2")).isEqualTo("sql");
+  }
 }

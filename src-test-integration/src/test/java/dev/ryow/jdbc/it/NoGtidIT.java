@@ -2,6 +2,7 @@ package dev.ryow.jdbc.it;
 
 import static dev.ryow.jdbc.it.NoGtidTopology.PRIMARY_PORT;
 import static dev.ryow.jdbc.it.NoGtidTopology.REPLICA_PORTS;
+import static dev.ryow.jdbc.it.Topology.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -90,15 +91,6 @@ class NoGtidIT {
       }
     }
     return stale;
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 
   @Test

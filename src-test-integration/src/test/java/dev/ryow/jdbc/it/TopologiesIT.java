@@ -6,6 +6,7 @@ import static dev.ryow.jdbc.it.Topology.PASSWORD;
 import static dev.ryow.jdbc.it.Topology.PRIMARY_PORT;
 import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
 import static dev.ryow.jdbc.it.Topology.USER;
+import static dev.ryow.jdbc.it.Topology.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.RyowConnection;
@@ -81,15 +82,6 @@ class TopologiesIT {
     while (r.clusterMetrics().positionPolls() < target) {
       assertThat(System.nanoTime()).as("the poller polled two rounds within 20 s").isLessThan(deadline);
       sleep(20);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
     }
   }
 

@@ -52,6 +52,16 @@ final class Topology {
   }
 
   /** A plain Connector/J connection to one server. */
+  /** Sleeps; an interrupt fails the test. */
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
   static Connection plain(int port) throws SQLException {
     return DriverManager.getConnection(
         "jdbc:mysql://" + HOST + ":" + port + "/" + DATABASE + "?allowPublicKeyRetrieval=true", USER, PASSWORD);
