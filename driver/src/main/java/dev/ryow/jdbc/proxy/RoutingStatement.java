@@ -369,8 +369,11 @@ class RoutingStatement extends RoutedExecutions {
     if (closed || connection.isClosed()) {
       return true;
     }
+    if (!closeOnCompletion) {
+      return false;
+    }
     Statement s = current;
-    if (!closeOnCompletion || s == null || !PhysicalStatements.isClosed(s)) {
+    if (s == null || !PhysicalStatements.isClosed(s)) {
       return false;
     }
     try {

@@ -87,6 +87,11 @@ public final class ReadConsistency {
    * packets ({@link dev.ryow.jdbc.server.PhysicalConnection#ownWritesAfterWrite}: nothing on MySQL).
    */
   private boolean ownCapturePending;
+  /**
+   * The primary's connection may capture beyond its OK packets ({@code own_gtid} mode on MariaDB): only then does a
+   * write leave {@link #ownCapturePending} (on MySQL every GTID arrives in the OK packet).
+   */
+  private final boolean capturesBeyondOkPackets;
   /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
   private @Nullable ConsistencyMode modeOverride;
 
@@ -96,6 +101,7 @@ public final class ReadConsistency {
     this.watermark = watermark;
     // Without GTIDs no OK packet reports a write's position: it is read from the primary after the write.
     this.queryCapture = queryCapture || primary.connection().positionsPerPrimary();
+    this.capturesBeyondOkPackets = !this.queryCapture && primary.connection().positionKind() == PositionKind.MARIADB_GTID;
     this.primary = primary;
     this.replicas = replicas;
     this.watermarkCheckedEpoch = primary.epoch();
@@ -166,7 +172,9 @@ public final class ReadConsistency {
   /** A statement may have written on the primary (or a transaction ended): capture before the next replica read. */
   void captureDue() {
     captureDue = true;
-    ownCapturePending = true;
+    if (capturesBeyondOkPackets) {
+      ownCapturePending = true;
+    }
   }
 
   /** After an autocommit write outside a transaction: in query mode, capture now if other connections read our writes. */
@@ -190,7 +198,7 @@ public final class ReadConsistency {
    * the OK packets' reports (a MariaDB session's missed {@code last_gtid}) joins the watermarks.
    */
   private void ownCapturedAfterWrite() throws SQLException {
-    if (ownCapturePending && !queryCapture) {
+    if (ownCapturePending) {
       ownCapturePending = false;
       Position captured = primary.connection().ownWritesAfterWrite();
       if (!captured.isEmpty()) {

@@ -271,10 +271,11 @@ public final class Session {
     if (x.replicaRoute && consistency.monotonicReads() && kind != StatementKind.WRITE) {
       consistency.readCompleted(on);
     }
+    boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
     if (!onPrimary) {
       replicas.ran(on);
       cluster.metrics().replicaRead();
-    } else if (kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ) {
+    } else if (read) {
       cluster.metrics().primaryRead();
     } else {
       cluster.metrics().primaryWrite();
@@ -286,14 +287,17 @@ public final class Session {
     transactions.ran(kind, onPrimary);
     TransactionLog.Entry recorded = log == null ? null : log.ran(x, onPrimary, transactions.inTransaction());
     if (onPrimary) {
-      ranOnPrimary();
+      ranOnPrimary(read);
     }
     return recorded;
   }
 
-  /** After a statement ran on the primary: an autocommit write's GTID is captured, and the tracking checked. */
-  private void ranOnPrimary() throws SQLException {
-    if (!transactions.state().inTransaction()) {
+  /**
+   * After a statement ran on the primary: the tracking is checked and, after a write outside a transaction, its
+   * GTID captured (a read leaves nothing to capture: a capture still due is made before the next replica read).
+   */
+  private void ranOnPrimary(boolean read) throws SQLException {
+    if (!read && !transactions.state().inTransaction()) {
       consistency.captureAfterWrite();
     }
     consistency.checkTracking();
@@ -314,7 +318,7 @@ public final class Session {
       log.cut("a row was written through a result set");
     }
     transactions.ran(StatementKind.WRITE, true);
-    ranOnPrimary();
+    ranOnPrimary(false);
   }
 
   // ---------------------------------------------------------------- the primary connection: reconnect, failover

@@ -95,6 +95,9 @@ public final class Transactions {
         endTransaction();
         consistency.captureDue();
       }
+      state = state.withAutoCommit(true);
+      consistency.captureAfterCommit(); // as commit() does: other connections may read these writes next
+      return;
     }
     state = state.withAutoCommit(autoCommit);
   }
