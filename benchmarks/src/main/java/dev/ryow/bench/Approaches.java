@@ -2,6 +2,9 @@ package dev.ryow.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ryow.bench.Workload.LongList;
+import dev.ryow.jdbc.ReadReport;
+import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -10,6 +13,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -23,6 +27,9 @@ final class Approaches {
   /** What {@link Worker#read} returns when the row is not there. */
   static final int MISSING = Integer.MIN_VALUE;
 
+  /** How the URLs of the approaches that run the driver start. */
+  static final String RYOW_PREFIX = "jdbc:ryow:";
+
   /** The hand-written approach's wait timeout, as ryow's default {@code ryow.waitTimeout=100}. */
   static final double HAND_WRITTEN_WAIT_SECONDS = 0.1;
 
@@ -33,6 +40,14 @@ final class Approaches {
     void write(long id, int v) throws SQLException;
 
     int read(long id) throws SQLException;
+
+    /**
+     * As {@link #read}; an approach that runs the driver also adds the read's wait ({@link #lastWaitNanos}) to
+     * {@code waits}, one sample per read.
+     */
+    default int read(long id, LongList waits) throws SQLException {
+      return read(id);
+    }
   }
 
   /** The workers of one cell, one per thread; closing closes their connections (and a shared pool). */
@@ -62,6 +77,30 @@ final class Approaches {
     }
 
     Workers open(Topology topology, int threads, String table) throws SQLException;
+
+    /**
+     * The {@code jdbc:ryow:} URL the approach connects to {@code topology} with, whose cluster counters
+     * ({@code RyowDriver.clusterMetrics}) are its own while its cell runs; empty when it does not run the driver.
+     */
+    default Optional<String> ryowUrl(Topology topology) {
+      return Optional.empty();
+    }
+  }
+
+  /** {@code url} if it is a {@code jdbc:ryow:} URL. */
+  static Optional<String> ryowUrl(String url) {
+    return url.startsWith(RYOW_PREFIX) ? Optional.of(url) : Optional.empty();
+  }
+
+  /**
+   * How long the last read of {@code c} waited for the replica to have the session's writes
+   * ({@link ReadReport#waitNanos}), 0 when it did not wait or the driver reports no read. {@code c} may be
+   * HikariCP's proxy: its {@code unwrap} hands over the {@code jdbc:ryow:} connection it pools. Call it before
+   * {@code c} goes back to the pool: another thread may read on it then.
+   */
+  static long lastWaitNanos(Connection c) throws SQLException {
+    ReadReport last = c.unwrap(RyowConnection.class).lastRead();
+    return last == null ? 0 : last.waitNanos();
   }
 
   static List<Approach> all() {
@@ -163,7 +202,13 @@ final class Approaches {
       }
 
       @Override
+      public Optional<String> ryowUrl(Topology topology) {
+        return Approaches.ryowUrl(url.url(topology));
+      }
+
+      @Override
       public Workers open(Topology topology, int threads, String table) throws SQLException {
+        boolean ryow = ryowUrl(topology).isPresent();
         return perThread(threads, thread -> {
           Connection c = DriverManager.getConnection(url.url(topology));
           return new ThreadWorker() {
@@ -175,6 +220,15 @@ final class Approaches {
             @Override
             public int read(long id) throws SQLException {
               return select(c, table, id);
+            }
+
+            @Override
+            public int read(long id, LongList waits) throws SQLException {
+              int v = select(c, table, id);
+              if (ryow) {
+                waits.add(lastWaitNanos(c));
+              }
+              return v;
             }
 
             @Override
@@ -225,7 +279,13 @@ final class Approaches {
     }
 
     @Override
+    public Optional<String> ryowUrl(Topology topology) {
+      return Approaches.ryowUrl(url.url(topology));
+    }
+
+    @Override
     public Workers open(Topology topology, int threads, String table) throws SQLException {
+      boolean ryow = ryowUrl(topology).isPresent();
       HikariConfig config = new HikariConfig();
       config.setJdbcUrl(url.url(topology));
       config.setMaximumPoolSize(poolSize(threads));
@@ -256,12 +316,28 @@ final class Approaches {
         @Override
         public int read(long id) throws SQLException {
           try (Connection c = pool.getConnection()) {
-            readBacks.increment();
-            if (c.unwrap(Connection.class) != writer.get()) {
-              onAnother.increment();
-            }
-            return select(c, table, id);
+            return readBack(c, id);
           }
+        }
+
+        @Override
+        public int read(long id, LongList waits) throws SQLException {
+          try (Connection c = pool.getConnection()) {
+            int v = readBack(c, id);
+            if (ryow) {
+              // On the connection that ran the read, before it goes back to the pool.
+              waits.add(lastWaitNanos(c));
+            }
+            return v;
+          }
+        }
+
+        private int readBack(Connection c, long id) throws SQLException {
+          readBacks.increment();
+          if (c.unwrap(Connection.class) != writer.get()) {
+            onAnother.increment();
+          }
+          return select(c, table, id);
         }
       };
       return new Workers() {

@@ -3,6 +3,8 @@ package dev.ryow.bench;
 import dev.ryow.bench.Approaches.Approach;
 import dev.ryow.bench.Approaches.Worker;
 import dev.ryow.bench.Approaches.Workers;
+import dev.ryow.jdbc.RyowDriver;
+import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -28,7 +32,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Stale reads are counted by the client (the row read back is missing or old); where reads ran and
  * how many statements each iteration cost are counted on the servers (performance_schema); the replicas'
  * apply delay (primary's commit to the replica's end of apply) is sampled from the servers' own timestamps
- * by an {@link ApplyDelaySampler}.
+ * by an {@link ApplyDelaySampler}. For the approaches that run the driver, each read's wait is asked of the
+ * connection that ran it ({@code RyowConnection.lastRead}), and the driver's cluster counters
+ * ({@code RyowDriver.clusterMetrics}) are read before and after each cell.
  *
  * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
  * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--delay-ms D] [--repeat N] [--reads R]
@@ -62,12 +68,32 @@ public final class Workload {
     }
   }
 
-  /** One cell's figures. */
+  /**
+   * One cell's figures.
+   *
+   * @param replicaReadsByServer the reads counted on each replica, in the topology's order ({@code replicaReads}
+   *     is their sum)
+   * @param waitNanos sorted: per read through the driver, how long it waited ({@code ReadReport.waitNanos}, 0
+   *     when it did not); empty for the approaches that do not run the driver
+   * @param stalledSkips the driver's {@code stalledSkips} over the cell, {@link #NOT_COUNTED} without the driver
+   * @param driverReads the driver's reads ({@code replicaReads + primaryReads}) over the cell, {@link #NOT_COUNTED}
+   *     without the driver
+   */
   record Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
       double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
-      long statements, long roundTrips, int run, long[] applyDelayMicros) {
-    /** Without forwarders, round trips are not counted. */
+      long statements, long roundTrips, int run, long[] applyDelayMicros, long[] replicaReadsByServer,
+      long[] waitNanos, long stalledSkips, long driverReads) {
+    /** Without forwarders, round trips are not counted; without the driver, its counters are not read. */
     static final long NOT_COUNTED = -1;
+
+    /** A cell without per-replica counts or the driver's figures. */
+    Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
+        double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
+        long statements, long roundTrips, int run, long[] applyDelayMicros) {
+      this(approach, condition, iterations, seconds, stale, errors, readP50, readP99, writeP50, writeP99,
+          primaryReads, replicaReads, statements, roundTrips, run, applyDelayMicros, new long[0], new long[0],
+          NOT_COUNTED, NOT_COUNTED);
+    }
 
     /** A cell without apply-delay samples. */
     Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
@@ -83,6 +109,19 @@ public final class Workload {
      */
     double applyDelayMs(double p) {
       return percentileMs(applyDelayMicros, p) * 1000;
+    }
+
+    /** Percentile of the driver's wait per read ({@link #waitNanos}) in ms; NaN without samples. */
+    double waitMs(double p) {
+      return percentileMs(waitNanos, p);
+    }
+
+    /**
+     * Times a read passed over a replica predicted stalled, per read the driver ran (0..1, a read that skipped
+     * two counts twice); NaN when not counted or without reads.
+     */
+    double stalledSkipShare() {
+      return stalledSkips < 0 || driverReads <= 0 ? Double.NaN : (double) stalledSkips / driverReads;
     }
 
     double iterationsPerSecond() {
@@ -370,6 +409,8 @@ public final class Workload {
       throws Exception {
     Lag lag = new Lag(condition);
     ApplyDelaySampler sampler = null;
+    // Cells run one approach at a time: the counters of its URL's cluster over the cell are the cell's.
+    Optional<String> ryowUrl = approach.ryowUrl(clients);
     try (Workers workers = approach.open(clients, threads, table)) {
       for (int t = 0; t < threads; t++) {
         // Prime: the first write and read open whatever connections the approach opens lazily.
@@ -377,12 +418,14 @@ public final class Workload {
         workers.get(t).read(-(t + 1));
       }
       Counts before = counts(table);
+      Optional<MetricsSnapshot> driverBefore = driverMetrics(ryowUrl);
       long flightsBefore = roundTrips();
       LongAdder iterations = new LongAdder();
       LongAdder stale = new LongAdder();
       LongAdder errors = new LongAdder();
       long[][] readNanos = new long[threads][];
       long[][] writeNanos = new long[threads][];
+      long[][] waitNanos = new long[threads][];
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch done = new CountDownLatch(threads);
       if (topology.flavor().samplesApplyDelay()) {
@@ -397,6 +440,7 @@ public final class Workload {
         Thread th = new Thread(() -> {
           LongList reads = new LongList();
           LongList writes = new LongList();
+          LongList waits = new LongList();
           Worker w = workers.get(thread);
           try {
             for (long i = 0; !stop.get(); i++) {
@@ -406,13 +450,13 @@ public final class Workload {
                 long t0 = System.nanoTime();
                 w.write(id, v);
                 long t1 = System.nanoTime();
-                boolean fresh = w.read(id) == v;
+                boolean fresh = w.read(id, waits) == v;
                 long t2 = System.nanoTime();
                 // A web-style page reads more after the write: rows this user wrote earlier (each must show
                 // its value: read-your-writes and monotonic reads), the latest first.
                 for (int k = 1; k < pageReads; k++) {
                   long back = Math.min(k, i);
-                  fresh &= w.read(id - back) == (int) ((i - back) % 1_000_000_000L);
+                  fresh &= w.read(id - back, waits) == (int) ((i - back) % 1_000_000_000L);
                 }
                 long t3 = System.nanoTime();
                 writes.add(t1 - t0);
@@ -431,6 +475,7 @@ public final class Workload {
           } finally {
             readNanos[thread] = reads.toSortedArray();
             writeNanos[thread] = writes.toSortedArray();
+            waitNanos[thread] = waits.toSortedArray();
             done.countDown();
           }
         }, "workload-" + thread);
@@ -454,6 +499,7 @@ public final class Workload {
         sampler.close();
       }
       Counts after = counts(table);
+      Optional<MetricsSnapshot> driverAfter = driverMetrics(ryowUrl);
       lag.stop();
       progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), true);
       if (!workers.note().isEmpty()) {
@@ -461,11 +507,24 @@ public final class Workload {
       }
       long[] allReads = merge(readNanos);
       long[] allWrites = merge(writeNanos);
+      long stalledSkips = Cell.NOT_COUNTED;
+      long driverReads = Cell.NOT_COUNTED;
+      if (driverBefore.isPresent() && driverAfter.isPresent()) {
+        MetricsSnapshot b = driverBefore.get();
+        MetricsSnapshot a = driverAfter.get();
+        stalledSkips = a.stalledSkips() - b.stalledSkips();
+        driverReads = a.replicaReads() + a.primaryReads() - b.replicaReads() - b.primaryReads();
+      }
+      long[] byReplica = new long[after.replicaReadsByServer.length];
+      for (int i = 0; i < byReplica.length; i++) {
+        byReplica[i] = after.replicaReadsByServer[i] - before.replicaReadsByServer[i];
+      }
       return new Cell(approach.name(), condition, iterations.sum(), elapsed, stale.sum(), errors.sum(),
           percentileMs(allReads, 50), percentileMs(allReads, 99), percentileMs(allWrites, 50),
           percentileMs(allWrites, 99), after.primaryReads - before.primaryReads,
-          after.replicaReads - before.replicaReads, after.statements - before.statements,
-          forwarders.isEmpty() ? Cell.NOT_COUNTED : flights, run, applyDelays);
+          after.replicaReads() - before.replicaReads(), after.statements - before.statements,
+          forwarders.isEmpty() ? Cell.NOT_COUNTED : flights, run, applyDelays, byReplica, merge(waitNanos),
+          stalledSkips, driverReads);
     } finally {
       if (sampler != null) {
         sampler.close();
@@ -501,13 +560,26 @@ public final class Workload {
     return sum;
   }
 
-  /** Statement counts on the servers at one moment. */
-  private record Counts(long primaryReads, long replicaReads, long statements) {}
+  /**
+   * The counters of the driver's cluster behind {@code ryowUrl} (the approach's URL: no properties beside it);
+   * empty for an approach without the driver.
+   */
+  private static Optional<MetricsSnapshot> driverMetrics(Optional<String> ryowUrl) throws SQLException {
+    return ryowUrl.isEmpty() ? Optional.empty() : RyowDriver.clusterMetrics(ryowUrl.get(), new Properties());
+  }
+
+  /** Statement counts on the servers at one moment; replica reads per replica, in the topology's order. */
+  private record Counts(long primaryReads, long[] replicaReadsByServer, long statements) {
+    long replicaReads() {
+      return Arrays.stream(replicaReadsByServer).sum();
+    }
+  }
 
   private Counts counts(String table) throws SQLException {
     Flavor flavor = topology.flavor();
+    List<String> replicas = topology.replicas();
     long primaryReads = 0;
-    long replicaReads = 0;
+    long[] replicaReads = new long[replicas.size()];
     long statements = 0;
     for (String server : topology.servers()) {
       try (Connection c = DriverManager.getConnection(adminUrl(server));
@@ -519,7 +591,7 @@ public final class Workload {
         if (server.equals(topology.primary())) {
           primaryReads += reads;
         } else {
-          replicaReads += reads;
+          replicaReads[replicas.indexOf(server)] += reads;
         }
         byUser.setString(1, topology.user());
         statements += single(byUser);
