@@ -55,9 +55,19 @@ final class WorkloadReport {
       long replicaReads = 0;
       long statements = 0;
       long roundTrips = 0;
+      long[] byReplica = new long[f.replicaReadsByServer().length];
+      long stalledSkips = 0;
+      long driverReads = 0;
       List<long[]> applyDelays = new ArrayList<>();
+      List<long[]> waits = new ArrayList<>();
       for (Cell c : g) {
         applyDelays.add(c.applyDelayMicros());
+        waits.add(c.waitNanos());
+        for (int i = 0; i < byReplica.length; i++) {
+          byReplica[i] += c.replicaReadsByServer()[i];
+        }
+        stalledSkips = stalledSkips < 0 || c.stalledSkips() < 0 ? Cell.NOT_COUNTED : stalledSkips + c.stalledSkips();
+        driverReads = driverReads < 0 || c.driverReads() < 0 ? Cell.NOT_COUNTED : driverReads + c.driverReads();
         iterations += c.iterations();
         seconds += c.seconds();
         stale += c.stale();
@@ -69,7 +79,8 @@ final class WorkloadReport {
       }
       merged.add(new Cell(f.approach(), f.condition(), iterations, seconds, stale, errors,
           median(g, Cell::readP50), median(g, Cell::readP99), median(g, Cell::writeP50), median(g, Cell::writeP99),
-          primaryReads, replicaReads, statements, roundTrips, 0, pooled(applyDelays)));
+          primaryReads, replicaReads, statements, roundTrips, 0, pooled(applyDelays), byReplica, pooled(waits),
+          stalledSkips, driverReads));
     }
     return merged;
   }
@@ -102,6 +113,11 @@ final class WorkloadReport {
     md.add("");
     md.addAll(table());
     md.add("");
+    List<String> driverTable = driverTable();
+    if (!driverTable.isEmpty()) {
+      md.addAll(driverTable);
+      md.add("");
+    }
     md.addAll(applyDelayTable());
     md.add("");
     md.add("![Workload chart](workload.svg)");
@@ -138,6 +154,22 @@ final class WorkloadReport {
           + "servers, divided by the iterations. Lag injection and these counts run as another user "
           + "(`" + Workload.ADMIN_USER + "`); connections are opened and primed (one write and read per thread) "
           + "before the first count, so only the loop is counted.");
+    }
+    if (!driverTable.isEmpty()) {
+      md.add("- **Replica reads per replica** (the ryow approaches' table): the reads counted on each replica as for "
+          + "*Reads on primary*, one figure per replica in the URL's order (replica1 first), pooled over the runs.");
+      md.add("- **Wait per read p50 / p99 ms**: after each read through the driver, the client asks the connection "
+          + "that ran it (`unwrap(RyowConnection.class).lastRead().waitNanos()`; for `" + POOLED + "`, HikariCP's proxy"
+          + " unwraps to the `jdbc:ryow:` connection it pools, asked before it goes back to the pool) how long the read"
+          + " waited for its replica to have the session's writes: 0 when it did not wait (or the driver reported no "
+          + "read). Every read is one sample, zeros included, so a p50 of 0 says that most reads did not wait; "
+          + "nearest-rank percentiles over all threads and runs, the number of reads sampled in brackets.");
+      md.add("- **Reads that skipped a stalled replica**: the driver's cluster counters (`RyowDriver.clusterMetrics` "
+          + "with the approach's URL), read after the priming and after the cell: the delta of `stalledSkips` (times a"
+          + " read needing a wait passed over a replica in rotation predicted stalled, one that had not advanced while"
+          + " the primary had, without waiting on it) over the delta of the driver's reads (`replicaReads + "
+          + "primaryReads`); a read that skipped two replicas counts twice. A cluster is shared by every connection "
+          + "of one URL in the JVM, and cells run one approach at a time, so the deltas over a cell are its own.");
     }
     if (counted) {
       md.add("- **Round trips / iteration**: client-to-server flights counted by the forwarders (data from the client"
@@ -184,6 +216,10 @@ final class WorkloadReport {
     Target.write(out.resolve("workload-targets.tsv"), targets);
     System.out.println(String.join("\n", table()));
     System.out.println();
+    if (!driverTable.isEmpty()) {
+      System.out.println(String.join("\n", driverTable));
+      System.out.println();
+    }
     System.out.println(String.join("\n", applyDelayTable()));
     System.out.println();
     System.out.println(Target.header());
@@ -269,6 +305,61 @@ final class WorkloadReport {
     return l;
   }
 
+  /** Whether {@code approach} runs the driver ({@code jdbc:ryow:}), as its name says. */
+  static boolean ryow(String approach) {
+    return approach.startsWith("ryow");
+  }
+
+  /**
+   * Issue 24's figures for the approaches that run the driver, per condition: where their replica reads ran,
+   * how long the driver waited per read, and how often a read passed over a stalled replica; empty without such
+   * approaches.
+   */
+  List<String> driverTable() {
+    List<String> l = new ArrayList<>();
+    for (Cell c : cells) {
+      if (ryow(c.approach())) {
+        l.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |", c.condition().label, c.approach(),
+            replicaReadsText(c), waitText(c), stalledSkipText(c)));
+      }
+    }
+    if (l.isEmpty()) {
+      return l;
+    }
+    l.add(0, "The ryow approaches' reads (see *How it is counted*):");
+    l.add(1, "");
+    l.add(2, "| Condition | Approach | Replica reads per replica | Wait per read p50 / p99 ms | Reads that skipped a "
+        + "stalled replica |");
+    l.add(3, "|---|---|---:|---:|---:|");
+    return l;
+  }
+
+  /** Each replica's reads, {@code 21,034 / 20,911}; a dash without per-replica counts. */
+  static String replicaReadsText(Cell c) {
+    long[] each = c.replicaReadsByServer();
+    if (each.length == 0) {
+      return "–";
+    }
+    List<String> l = new ArrayList<>();
+    for (long n : each) {
+      l.add(String.format(Locale.ROOT, "%,d", n));
+    }
+    return String.join(" / ", l);
+  }
+
+  /** {@code p50 / p99 (N reads)} of the driver's wait per read, in ms; a dash without samples. */
+  static String waitText(Cell c) {
+    return c.waitNanos().length == 0 ? "–" : String.format(Locale.ROOT, "%.2f / %.2f (%,d reads)", c.waitMs(50),
+        c.waitMs(99), c.waitNanos().length);
+  }
+
+  /** {@code share % (skips of reads)}; a dash when the driver's counters were not read or it read nothing. */
+  static String stalledSkipText(Cell c) {
+    double share = c.stalledSkipShare();
+    return Double.isNaN(share) ? "–" : String.format(Locale.ROOT, "%.2f %% (%,d of %,d)", 100 * share,
+        c.stalledSkips(), c.driverReads());
+  }
+
   /**
    * Per condition and approach: how long after the primary's commit the replicas had applied the writes
    * (see {@link ApplyDelaySampler}), pooled over both replicas and all runs.
@@ -296,14 +387,36 @@ final class WorkloadReport {
     List<String> l = new ArrayList<>();
     l.add("condition,approach,iterations,seconds,stale,errors,read_p50_ms,read_p99_ms,write_p50_ms,write_p99_ms,"
         + "primary_reads,replica_reads,statements,round_trips,run,apply_delay_samples,apply_delay_p50_ms,"
-        + "apply_delay_p99_ms");
+        + "apply_delay_p99_ms,replica_reads_per_replica,wait_samples,wait_p50_ms,wait_p99_ms,stalled_skips,"
+        + "driver_reads");
     for (Cell c : runs) {
-      l.add(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%.3f,%.3f",
+      l.add(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%s",
           c.condition().label, c.approach(), c.iterations(), c.seconds(), c.stale(), c.errors(), c.readP50(),
           c.readP99(), c.writeP50(), c.writeP99(), c.primaryReads(), c.replicaReads(), c.statements(), c.roundTrips(),
-          Math.max(1, c.run()), c.applyDelayMicros().length, c.applyDelayMs(50), c.applyDelayMs(99)));
+          Math.max(1, c.run()), c.applyDelayMicros().length, c.applyDelayMs(50), c.applyDelayMs(99), driverCsv(c)));
     }
     return l;
+  }
+
+  /**
+   * The driver's columns of a CSV row: replica reads per replica ({@code ;}-separated), wait samples, wait p50
+   * and p99 in ms, stalled skips, the driver's reads; empty for the approaches without the driver, and each
+   * figure not measured.
+   */
+  static String driverCsv(Cell c) {
+    if (!ryow(c.approach())) {
+      return ",,,,,";
+    }
+    List<String> each = new ArrayList<>();
+    for (long n : c.replicaReadsByServer()) {
+      each.add(Long.toString(n));
+    }
+    int samples = c.waitNanos().length;
+    return String.join(",", String.join(";", each), Integer.toString(samples),
+        samples == 0 ? "" : String.format(Locale.ROOT, "%.4f", c.waitMs(50)),
+        samples == 0 ? "" : String.format(Locale.ROOT, "%.4f", c.waitMs(99)),
+        c.stalledSkips() < 0 ? "" : Long.toString(c.stalledSkips()),
+        c.driverReads() < 0 ? "" : Long.toString(c.driverReads()));
   }
 
   private Cell find(String approach, Condition condition) {
@@ -426,9 +539,31 @@ final class WorkloadReport {
     }
   }
 
+  /**
+   * Issue 24, web-style pages with no lag and two or more replicas: ryow-pooled's replica reads spread over
+   * the replicas, each with 40–60 % of them.
+   */
+  private void replicaSplitTarget(List<Target> t) {
+    Cell c = find(POOLED, Condition.NONE);
+    if (!settings.page() || c == null || c.replicaReadsByServer().length < 2) {
+      return;
+    }
+    long total = java.util.Arrays.stream(c.replicaReadsByServer()).sum();
+    List<String> figures = new ArrayList<>();
+    boolean met = true;
+    for (int i = 0; i < c.replicaReadsByServer().length; i++) {
+      double share = total == 0 ? Double.NaN : 100.0 * c.replicaReadsByServer()[i] / total;
+      figures.add(String.format(Locale.ROOT, "replica%d %.1f %%", i + 1, share));
+      met &= share >= 40 && share <= 60;
+    }
+    t.add(new Target("Web-style pages, none: each replica's share of ryow-pooled's replica reads", "40–60 % each",
+        String.join(", ", figures), met));
+  }
+
   List<Target> targets() {
     List<Target> t = new ArrayList<>();
     pageTargets(t);
+    replicaSplitTarget(t);
     networkTargets(t);
     // With no lag, ryow reads stay on replicas.
     List<String> figures = new ArrayList<>();

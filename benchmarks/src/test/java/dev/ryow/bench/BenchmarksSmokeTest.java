@@ -347,8 +347,10 @@ class BenchmarksSmokeTest {
         "LAST_APPLIED_TRANSACTION_END_APPLY_TIMESTAMP");
     List<String> csv = Files.readAllLines(dir.resolve("workload.csv"));
     assertThat(csv).hasSize(1 + 3 * approaches.size());
-    assertThat(csv.get(0)).endsWith(",run,apply_delay_samples,apply_delay_p50_ms,apply_delay_p99_ms");
-    assertThat(csv).contains("none,ryow,1000,10.000,0,0,1.2000,3.6000,1.0000,3.0000,0,1000,3000,3000,1,2,0.500,1.000");
+    assertThat(csv.get(0)).contains(",run,apply_delay_samples,apply_delay_p50_ms,apply_delay_p99_ms,");
+    // The driver's columns at the end (WorkloadReportTest): none measured in these cells.
+    assertThat(csv).contains("none,ryow,1000,10.000,0,0,1.2000,3.6000,1.0000,3.0000,0,1000,3000,3000,1,2,0.500,1.000,"
+        + ",0,,,,");
     // The summary copies the main table only, not the apply-delay table.
     Path network = dir.resolve(Summary.NETWORK);
     Files.createDirectories(network);
