@@ -102,6 +102,17 @@ class WorkloadReportTest {
   }
 
   @Test
+  void withThreeReplicasEachShareIsHeldToTenPointsOfAThird() {
+    assertThat(shareTargets(Topology.fromEnvironment(), true, webCells(Condition.NONE, 3400, 3300, 3300)))
+        .singleElement().satisfies(t -> {
+          assertThat(t.goal()).isEqualTo("23–43 % each");
+          assertThat(t.met()).isTrue();
+        });
+    assertThat(shareTargets(Topology.fromEnvironment(), true, webCells(Condition.NONE, 5000, 2500, 2500)))
+        .singleElement().extracting(Target::met).isEqualTo(false);
+  }
+
+  @Test
   void theShareTargetNeedsTwoReplicasWebPagesAndTheRunWithNoLag() {
     Topology two = Topology.fromEnvironment();
     Topology one = two.withOnlyReplica(two.replicas().get(0));
