@@ -474,4 +474,28 @@ class SessionDecisionsTest {
     assertThat(count(w.p(), "SELECT c FROM t WHERE id = 51")).as("the fallback").isEqualTo(1);
     w.connection().endRequest();
   }
+  /**
+   * {@code setAutoCommit(true)} commits the open transaction, and other connections of the JVM must see
+   * what it wrote from then on, as after {@code commit()}: with GTIDs captured by query, the position is
+   * read at once, so another connection's read does not run on a replica lacking the write.
+   */
+  @Test
+  void setAutoCommitTrueCommitsAndOtherConnectionsOfTheJvmSeeTheWrite() throws SQLException {
+    World w = world("", P, R1);
+    Connection other = LogicalConnection.open(w.cluster(), RyowConfig.from("jdbc:ryow:mysql://" + P + "," + R1
+        + "/app?" + BASE, new Properties()), new ConnectorJ(w.servers()));
+    opened.add(other);
+    w.r1().lag();
+    w.connection().setAutoCommit(false);
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("INSERT INTO t VALUES (1)");
+    }
+    w.connection().setAutoCommit(true);
+
+    try (Statement s = other.createStatement(); ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 1")) {
+      rs.next();
+    }
+    assertThat(count(w.r1(), "SELECT c FROM t WHERE id = 1")).as("the replica lacking the write").isZero();
+    assertThat(count(w.p(), "SELECT c FROM t WHERE id = 1")).as("the fallback").isEqualTo(1);
+  }
 }
