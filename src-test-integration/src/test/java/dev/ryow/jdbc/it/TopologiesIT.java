@@ -140,7 +140,8 @@ class TopologiesIT {
           int missed = 0;
           try (Connection rc = DriverManager.getConnection(url)) {
             for (int i = 1; !stop.get(); i++) {
-              int port = writeThenRead(rc, 3000 + i);
+              // Ids of its own range: it runs until the spare serves a read, which may be thousands of pages.
+              int port = writeThenRead(rc, 1_000_000 + i);
               missed += port == -1 ? 1 : 0;
               byPort.merge(port, 1, Integer::sum);
               if (port == SPARE_PORT) {
