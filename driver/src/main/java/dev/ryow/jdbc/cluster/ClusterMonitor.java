@@ -359,7 +359,7 @@ final class ClusterMonitor {
     }
     metrics.positionPolled();
     cluster.distinctServers().learned(e, status.serverUuid());
-    e.behind(!status.gtidExecuted().contains(behindUnless));
+    e.behind(!status.gtidExecuted().contains(behindUnless), behindUnless);
     if (e.observe(status, knownBefore, startedNanos)) {
       metrics.positionReset();
       LOG.info("[{}] {}: known position reset to {} (server_uuid {})", cluster.name(), e, status.gtidExecuted(),

@@ -40,6 +40,8 @@ public final class ReplicaEndpoint {
   private final java.util.concurrent.atomic.LongAdder servedReads = new java.util.concurrent.atomic.LongAdder();
   /** Its last poll found it behind the primary's position of the round before (see {@link #behind()}). */
   private volatile boolean behind;
+  /** The primary's position it was judged {@linkplain #behind() behind} against at the last poll. */
+  private volatile Position behindOf = Positions.EMPTY;
   private final int maxWaiters;
   /** It took a vacant place because the primary's SHOW REPLICAS listed it ({@code ryow.discoverReplicas}). */
   private volatile boolean discovered;
@@ -123,30 +125,39 @@ public final class ReplicaEndpoint {
 
   /**
    * Whether it is predicted stalled ({@link StallRule}): found not advancing while the primary advanced,
-   * and not advanced since. A read it lacks the watermark of skips it instead of waiting there.
+   * and without what it lacked since. A read it lacks the watermark of skips it instead of waiting there.
    */
+  // Progress records are immutable: identity is "unchanged since read".
+  @SuppressWarnings("ReferenceEquality")
   public boolean stalled() {
-    return StallRule.stalled(Objects.requireNonNull(progress.get()).stalledAt(), knownExecuted());
+    Progress p = Objects.requireNonNull(progress.get());
+    if (p.stalledAt() == null) {
+      return false;
+    }
+    if (StallRule.stalled(p.stalledAt(), p.lacked(), p.stalledSinceNanos(), knownExecuted(), System.nanoTime())) {
+      return true;
+    }
+    changeProgress(q -> q == p ? p.released() : q); // later calls take the first branch
+    return false;
   }
 
-  /** When it was found stalled at its current known position ({@link System#nanoTime()}), 0 when it is not stalled. */
+  /** When its current stall began ({@link System#nanoTime()}), 0 when it is not stalled. */
   public long stalledSinceNanos() {
     Progress p = Objects.requireNonNull(progress.get());
-    return StallRule.stalled(p.stalledAt(), knownExecuted()) ? p.stalledSinceNanos() : 0;
+    return stalled() ? p.stalledSinceNanos() : 0;
   }
 
   /**
-   * A wait on it did not reach its set ({@code timedOut}: it returned 1); {@code knownBefore} is
-   * {@link #knownExecuted()} read before the wait was sent. Found stalled at that position unless it
-   * advanced meanwhile (a poll during the wait). Returns whether it is stalled now.
+   * A wait on it for {@code lacked} did not reach it ({@code timedOut}: it returned 1): found stalled at its
+   * known position, until it has {@code lacked} ({@link StallRule}). Returns whether it is stalled now.
    */
-  // Known positions and progress records are immutable: identity is "unchanged", and compareAndSet compares identities.
-  @SuppressWarnings("ReferenceEquality")
-  public boolean waitMissed(boolean timedOut, Position knownBefore) {
-    if (!StallRule.stalledByWait(timedOut) || knownExecuted() != knownBefore) {
+  public boolean waitMissed(boolean timedOut, Position lacked) {
+    if (!StallRule.stalledByWait(timedOut)) {
       return false;
     }
-    changeProgress(p -> p.stalled(knownBefore, System.nanoTime()));
+    boolean ongoing = stalled();
+    Position known = knownExecuted();
+    changeProgress(p -> p.stalled(known, lacked, ongoing, System.nanoTime()));
     return stalled();
   }
 
@@ -196,6 +207,15 @@ public final class ReplicaEndpoint {
   }
 
   public void behind(boolean value) {
+    behind(value, Positions.EMPTY);
+  }
+
+  /**
+   * Whether the last poll found it {@linkplain #behind() behind}, and the primary's position of the round
+   * before ({@code primaryBefore}): what it lacks when that poll also finds it quiet ({@link StallRule}).
+   */
+  public void behind(boolean value, Position primaryBefore) {
+    behindOf = primaryBefore;
     if (behind != value) {
       behind = value;
       version.bump();
@@ -325,8 +345,13 @@ public final class ReplicaEndpoint {
     Position known = knownExecuted();
     boolean inRotation = health().inRotation();
     boolean wasBehind = behind;
+    Position lacked = behindOf;
+    if (reset) {
+      changeProgress(Progress::released);
+    }
+    boolean ongoing = stalled();
     changeProgress(p -> p.polled(known, StallRule.stalledByPoll(known != p.polledKnown(), wasBehind, inRotation),
-        startedNanos));
+        lacked, ongoing, startedNanos));
     version.bump();
     return reset;
   }

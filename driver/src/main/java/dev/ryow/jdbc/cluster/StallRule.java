@@ -21,23 +21,40 @@ import org.jspecify.annotations.Nullable;
  *       between two polls and is never quiet).
  * </ul>
  *
- * It stays stalled exactly as long as its known position is the one it stalled at: any growth (a poll
- * that finds it advanced, a wait that reached its set) ends the prediction without another write. The
- * known position only ever changes by growing ({@link GtidSet#union} returns the same instance when
- * nothing is new) or by a reset, so "the same instance" means "not advanced". A read it already has is
- * never affected: it is read there without a wait, stalled or not.
+ * It stays stalled while its known position is the one it stalled at (the known position only ever changes
+ * by growing, and {@link GtidSet#union} returns the same instance when nothing is new, so "the same instance"
+ * means "not advanced"), and after that until it has what it lacked: the set the wait did not reach, or the
+ * primary's position it was behind. Growth alone does not end it: an applier that is stopped or blocked
+ * still commits the transactions it had under way, and a replica that advanced by those is no closer to
+ * the reads that wait for the primary's newer writes; ended on the first growth, the prediction let every
+ * such read wait its bound again (the waits cut one after the other, each twice as long as the last). Once
+ * it advanced, the prediction ends after {@link #RELEASE_NANOS} at the latest, so that a set it will never
+ * have (a GTID no server will execute) cannot keep it from waits for good. A reset of its position (another
+ * server, or a rebuilt one) ends it too. A read it already has is never affected: it is read there without
+ * a wait, stalled or not.
  */
 public final class StallRule {
+  /** How long a stall outlives the replica's first advance when it never gets what it lacked. */
+  public static final long RELEASE_NANOS = 1_000_000_000L;
+
   private StallRule() {}
 
   /**
-   * Whether a replica whose known position is {@code known} is stalled, given the position it was found
-   * stalled at ({@code stalledAt}, null when it never was).
+   * Whether a replica whose known position is {@code known} is stalled at {@code nowNanos}, given the
+   * position it was found stalled at ({@code stalledAt}, null when it never was or was released), what it
+   * lacked then and when the stall began.
    */
   // A known position is replaced, never changed, when it grows: "the same instance" is "not advanced".
   @SuppressWarnings("ReferenceEquality")
-  public static boolean stalled(@Nullable Position stalledAt, Position known) {
-    return stalledAt != null && stalledAt == known;
+  public static boolean stalled(@Nullable Position stalledAt, Position lacked, long sinceNanos, Position known,
+      long nowNanos) {
+    if (stalledAt == null) {
+      return false;
+    }
+    if (stalledAt == known) {
+      return true;
+    }
+    return nowNanos - sinceNanos < RELEASE_NANOS && !known.contains(lacked);
   }
 
   /**

@@ -62,8 +62,6 @@ final class ReplicaSet {
    */
   private @Nullable Slot deferredSlot;
   private Position deferredWatermark = Positions.EMPTY;
-  /** The replica's known position when the deferred wait was sent (to tell whether it advanced since). */
-  private Position deferredKnownBefore = Positions.EMPTY;
   private long deferredSinceNanos;
   /** The home the last admitted read left for its turn's replica ({@link ReadRequirement#left}), or null. */
   private @Nullable ReplicaEndpoint left;
@@ -314,11 +312,9 @@ final class ReplicaSet {
       admission.capped(e, slot);
       return null;
     }
-    Position knownBefore = e.knownExecuted();
     if (deferWait) {
       deferredSlot = slot;
       deferredWatermark = watermark;
-      deferredKnownBefore = knownBefore;
       deferredSinceNanos = System.nanoTime();
       return use(slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
     }
@@ -339,7 +335,7 @@ final class ReplicaSet {
     }
     if (outcome == WaitOutcome.TIMED_OUT) {
       metrics.waitTimedOut();
-      e.waitMissed(true, knownBefore);
+      e.waitMissed(true, watermark);
     } else {
       metrics.waitFailed();
     }
@@ -390,7 +386,7 @@ final class ReplicaSet {
     unpin(slot);
     metrics.waitTimedOut();
     slot.endpoint.waitCut();
-    slot.endpoint.waitMissed(true, deferredKnownBefore);
+    slot.endpoint.waitMissed(true, deferredWatermark);
     PhysicalConnection back = backToTheHomeLeft(wantAutoCommit);
     if (back != null) {
       return back;

@@ -38,15 +38,36 @@ class StallRuleTest {
     assertThat(StallRule.stalledByWait(false)).as("NULL or an error").isFalse();
   }
 
-  @Test
-  void stalledWhileTheKnownPositionIsTheVeryOneItStalledAt() {
-    GtidSet a = GtidSet.parse(U + ":1-5");
+  static Stream<Arguments> stalls() {
+    GtidSet at = GtidSet.parse(U + ":1-5");
     GtidSet sameContent = GtidSet.parse(U + ":1-5");
-    assertThat(StallRule.stalled(null, a)).isFalse();
-    assertThat(StallRule.stalled(a, a)).isTrue();
-    assertThat(StallRule.stalled(a, a.union(GtidSet.parse(U + ":6")))).as("it advanced").isFalse();
-    assertThat(StallRule.stalled(a, sameContent)).as("a reset replaced the position").isFalse();
-    assertThat(a.union(GtidSet.parse(U + ":3"))).as("a union adding nothing keeps the instance").isSameAs(a);
+    GtidSet lacked = GtidSet.parse(U + ":1-9");
+    GtidSet inFlight = at.union(GtidSet.parse(U + ":6"));
+    GtidSet caughtUp = at.union(GtidSet.parse(U + ":6-12"));
+    long since = 1_000;
+    long soon = since + StallRule.RELEASE_NANOS / 2;
+    long late = since + StallRule.RELEASE_NANOS;
+    return Stream.of(
+        Arguments.of("never stalled", null, at, soon, false),
+        Arguments.of("not advanced", at, at, soon, true),
+        Arguments.of("not advanced, however long", at, at, late + StallRule.RELEASE_NANOS, true),
+        Arguments.of("advanced by what its applier had under way, still lacks the set", at, inFlight, soon, true),
+        Arguments.of("advanced to the set it lacked", at, caughtUp, soon, false),
+        Arguments.of("advanced, never got the set, released after RELEASE_NANOS", at, inFlight, late, false),
+        Arguments.of("a reset replaced the position with one of the same content", at, sameContent, soon, true));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0} -> stalled {4}")
+  @MethodSource("stalls")
+  void stalledUntilItHasWhatItLackedOrLongAfterItAdvanced(String why, GtidSet stalledAt, GtidSet known, long now,
+      boolean stalled) {
+    assertThat(StallRule.stalled(stalledAt, GtidSet.parse(U + ":1-9"), 1_000, known, now)).as(why).isEqualTo(stalled);
+  }
+
+  @Test
+  void aUnionAddingNothingKeepsTheInstance() {
+    GtidSet a = GtidSet.parse(U + ":1-5");
+    assertThat(a.union(GtidSet.parse(U + ":3"))).isSameAs(a);
   }
 
   private final ReplicaEndpoint r = new ReplicaEndpoint(new HostSpec("r", 3306), 1, 2);
@@ -69,28 +90,62 @@ class StallRuleTest {
     poll("1-5", true);
     assertThat(r.stalled()).isTrue();
     poll("1-6", true);
-    assertThat(r.stalled()).as("it advanced (still behind)").isFalse();
+    assertThat(r.stalled()).as("it advanced (still behind; what it lacked is not given: any advance ends it)").isFalse();
     assertThat(r.stalledSinceNanos()).isZero();
   }
 
   @Test
-  void aTimedOutWaitStallsItUntilAWaitOrPollShowsItAdvanced() {
+  void aTimedOutWaitStallsItUntilItHasTheSetTheWaitDidNotReach() {
     poll("1-5", false);
-    Position before = r.knownExecuted();
-    assertThat(r.waitMissed(false, before)).as("NULL or an error").isFalse();
-    assertThat(r.waitMissed(true, before)).isTrue();
+    Position lacked = GtidSet.parse(U + ":1-9");
+    assertThat(r.waitMissed(false, lacked)).as("NULL or an error").isFalse();
+    assertThat(r.waitMissed(true, lacked)).isTrue();
     poll("1-5", false);
     assertThat(r.stalled()).as("a poll that finds nothing new does not end it").isTrue();
-    r.learn(GtidSet.parse(U + ":1-7"), "u1");
-    assertThat(r.stalled()).as("a wait elsewhere on this server reached 1-7").isFalse();
+    poll("1-6", false);
+    assertThat(r.stalled()).as("its stopped applier committed what it had under way: still lacks 1-9").isTrue();
+    r.learn(GtidSet.parse(U + ":1-9"), "u1");
+    assertThat(r.stalled()).as("a wait elsewhere on this server reached 1-9").isFalse();
+    assertThat(r.stalledSinceNanos()).isZero();
   }
 
   @Test
-  void aTimedOutWaitDuringWhichItAdvancedDoesNotStallIt() {
+  void aTimedOutWaitDuringWhichItAdvancedStallsItAtItsNewPosition() {
     poll("1-5", false);
-    Position before = r.knownExecuted();
     poll("1-6", false);
-    assertThat(r.waitMissed(true, before)).isFalse();
+    assertThat(r.waitMissed(true, GtidSet.parse(U + ":1-9"))).isTrue();
+    poll("1-8", false);
+    assertThat(r.stalled()).isTrue();
+    poll("1-10", false);
     assertThat(r.stalled()).isFalse();
+  }
+
+  @Test
+  void aQuietPollStallsItUntilItHasWhatThePrimaryHadTheRoundBefore() {
+    poll("1-5", false);
+    GtidSet primaryBefore = GtidSet.parse(U + ":1-8");
+    r.behind(true, primaryBefore);
+    observe("1-5");
+    assertThat(r.stalled()).as("quiet for a round while behind 1-8").isTrue();
+    r.behind(true, primaryBefore);
+    observe("1-7");
+    assertThat(r.stalled()).as("advanced, still without 1-8").isTrue();
+    r.behind(false, primaryBefore);
+    observe("1-8");
+    assertThat(r.stalled()).isFalse();
+  }
+
+  @Test
+  void aResetOfItsPositionEndsTheStall() {
+    poll("1-5", false);
+    assertThat(r.waitMissed(true, GtidSet.parse(U + ":1-9"))).isTrue();
+    r.observe(new ServerStatus("u2", GtidSet.parse(U + ":1-5"), true, 1, true, true, 0, "", true), r.knownExecuted(),
+        System.nanoTime());
+    assertThat(r.stalled()).as("another server now: nothing known of its progress").isFalse();
+  }
+
+  private void observe(String executed) {
+    r.observe(new ServerStatus("u1", GtidSet.parse(U + ":" + executed), true, 1, true, true, 0, "", true),
+        r.knownExecuted(), System.nanoTime());
   }
 }
