@@ -28,13 +28,13 @@ import org.jspecify.annotations.Nullable;
  * still commits the transactions it had under way, and a replica that advanced by those is no closer to
  * the reads that wait for the primary's newer writes; ended on the first growth, the prediction let every
  * such read wait its bound again (the waits cut one after the other, each twice as long as the last). Once
- * it advanced, the prediction ends after {@link #RELEASE_NANOS} at the latest, so that a set it will never
+ * it advanced, the prediction ends {@link #RELEASE_NANOS} after the stall began at the latest, so that a set it will never
  * have (a GTID no server will execute) cannot keep it from waits for good. A reset of its position (another
  * server, or a rebuilt one) ends it too. A read it already has is never affected: it is read there without
  * a wait, stalled or not.
  */
 public final class StallRule {
-  /** How long a stall outlives the replica's first advance when it never gets what it lacked. */
+  /** How long after it began a stall ends, once the replica advanced, when it never gets what it lacked. */
   public static final long RELEASE_NANOS = 1_000_000_000L;
 
   private StallRule() {}
