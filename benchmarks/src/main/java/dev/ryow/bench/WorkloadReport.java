@@ -167,7 +167,8 @@ final class WorkloadReport {
       md.add("- **Reads that skipped a stalled replica**: the driver's cluster counters (`RyowDriver.clusterMetrics` "
           + "with the approach's URL), read after the priming and after the cell: the delta of `stalledSkips` (times a"
           + " read needing a wait passed over a replica in rotation predicted stalled, one that had not advanced while"
-          + " the primary had, without waiting on it) over the delta of the driver's reads (`replicaReads + "
+          + " the primary had, without waiting on it, including the reads monotonic reads keep on the primary while"
+          + " every replica in rotation is stalled) over the delta of the driver's reads (`replicaReads + "
           + "primaryReads`); a read that skipped two replicas counts twice. A cluster is shared by every connection "
           + "of one URL in the JVM, and cells run one approach at a time, so the deltas over a cell are its own.");
     }

@@ -170,6 +170,9 @@ final class ReplicaSet {
     ReplicaEndpoint leaving = required.left();
     left = leaving == exclude ? null : leaving;
     leftNeeds = leaving == null ? Positions.EMPTY : required.of(leaving);
+    if (required.primaryOnly()) {
+      countStalledPassedOver(required);
+    }
     int n = ReplicaSelector.order(cluster.servers(), required, cluster.strategy(), start, order, orderKeys);
     ReadAdmission<Slot> admission = this.admission;
     admission.start();
@@ -205,6 +208,23 @@ final class ReplicaSet {
     }
     return fallBack(admission.reason(), admission.blamed(), admission.staleCandidate(), required.forAll(), exclude,
         wantAutoCommit);
+  }
+
+  /**
+   * A read that monotonic reads keep on the primary because every replica in rotation is stalled
+   * ({@link ReadRequirement#primaryOnly}) has no candidate to judge, yet it passed over those replicas
+   * without a wait as {@link ReadAdmission.Step#SKIP_STALLED} would have: each one that lacks its set counts
+   * as a stalled skip, so that the share of reads that skipped a stalled replica covers them too.
+   */
+  private void countStalledPassedOver(ReadRequirement required) {
+    List<ReplicaEndpoint> servers = cluster.servers();
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    for (int i = 0; i < servers.size(); i++) {
+      ReplicaEndpoint e = servers.get(i);
+      if (e != primary && e.health().inRotation() && e.stalled() && !e.knownExecuted().contains(required.of(e))) {
+        metrics.stalledSkipped();
+      }
+    }
   }
 
   /**

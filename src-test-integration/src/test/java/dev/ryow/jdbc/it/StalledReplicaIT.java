@@ -78,6 +78,11 @@ class StalledReplicaIT {
     return n;
   }
 
+  /** Skips of a stalled or out-of-rotation replica between two snapshots. */
+  private static long skipped(MetricsSnapshot before, MetricsSnapshot after) {
+    return after.stalledSkips() - before.stalledSkips() + after.outOfRotationSkips() - before.outOfRotationSkips();
+  }
+
   /** Write-then-read until a read runs on a replica (or 20 s pass); returns the reads it took. */
   private static int readsUntilOnAReplica(Connection c, int fromId) throws SQLException {
     long deadline = System.nanoTime() + 20_000_000_000L;
@@ -111,13 +116,18 @@ class StalledReplicaIT {
       MetricsSnapshot after = c.unwrap(RyowConnection.class).clusterMetrics();
       int back = readsUntilOnAReplica(c, 1000);
       System.out.printf("blocked appliers: %d reads (%d on the primary, %d on replicas, %d stale), %d wait round trips"
-              + " on the replicas, %d stalled skips; back on a replica after %d reads once released%n",
+              + " on the replicas, %d stalled skips, %d out-of-rotation skips; back on a replica after %d reads once"
+              + " released%n",
           blocked.reads(), blocked.onPrimary(), blocked.onReplicas(), blocked.stale(), waits,
-          after.stalledSkips() - before.stalledSkips(), back);
+          after.stalledSkips() - before.stalledSkips(), after.outOfRotationSkips() - before.outOfRotationSkips(), back);
       assertThat(blocked.stale()).isZero();
       assertThat(blocked.onPrimary()).as("the replicas lack every write while blocked").isEqualTo(READS);
       assertThat(waits).as("waits on the blocked replicas: at most one per replica per stall episode")
           .isLessThanOrEqualTo(REPLICA_PORTS.size());
+      assertThat(skipped(before, after))
+          .as("every read that did not wait passed over a stalled replica (or, once the grace ended, one out of"
+              + " rotation), and the metrics say so")
+          .isGreaterThanOrEqualTo(READS - waits);
     }
   }
 
@@ -126,19 +136,27 @@ class StalledReplicaIT {
     try (Connection c = Topology.ryow()) {
       writeThenRead(c, 1, 3);
       Topology.driverSeesReplicasCurrent(c);
+      MetricsSnapshot before = c.unwrap(RyowConnection.class).clusterMetrics();
       long waitsBefore = replicaWaits();
       Topology.pauseAppliers();
       Run stopped = writeThenRead(c, 100, READS);
       long waits = replicaWaits() - waitsBefore;
+      MetricsSnapshot after = c.unwrap(RyowConnection.class).clusterMetrics();
       Topology.resumeAppliers();
       int back = readsUntilOnAReplica(c, 1000);
       System.out.printf("stopped appliers: %d reads (%d on the primary, %d on replicas, %d stale), %d wait round trips"
-              + " on the replicas; back on a replica after %d reads once resumed%n",
-          stopped.reads(), stopped.onPrimary(), stopped.onReplicas(), stopped.stale(), waits, back);
+              + " on the replicas, %d stalled skips, %d out-of-rotation skips; back on a replica after %d reads once"
+              + " resumed%n",
+          stopped.reads(), stopped.onPrimary(), stopped.onReplicas(), stopped.stale(), waits,
+          after.stalledSkips() - before.stalledSkips(), after.outOfRotationSkips() - before.outOfRotationSkips(), back);
       assertThat(stopped.stale()).isZero();
       assertThat(stopped.onPrimary()).as("the replicas lack every write while stopped").isEqualTo(READS);
       assertThat(waits).as("waits on the stopped replicas: at most one per replica per stall episode")
           .isLessThanOrEqualTo(REPLICA_PORTS.size());
+      assertThat(skipped(before, after))
+          .as("every read that did not wait passed over a stalled replica (or, once the grace ended, one out of"
+              + " rotation), and the metrics say so")
+          .isGreaterThanOrEqualTo(READS - waits);
     }
   }
 }
