@@ -117,8 +117,8 @@ public final class Workload {
     }
 
     /**
-     * Times a read passed over a replica predicted stalled, per read the driver ran (0..1, a read that skipped
-     * two counts twice); NaN when not counted or without reads.
+     * Reads that passed over a replica predicted stalled, per read the driver ran (0..1, a read that skipped
+     * two counts once); NaN when not counted or without reads.
      */
     double stalledSkipShare() {
       return stalledSkips < 0 || driverReads <= 0 ? Double.NaN : (double) stalledSkips / driverReads;

@@ -169,7 +169,7 @@ final class WorkloadReport {
           + " read needing a wait passed over a replica in rotation predicted stalled, one that had not advanced while"
           + " the primary had, without waiting on it, including the reads monotonic reads keep on the primary while"
           + " every replica in rotation is stalled) over the delta of the driver's reads (`replicaReads + "
-          + "primaryReads`); a read that skipped two replicas counts twice. A cluster is shared by every connection "
+          + "primaryReads`); a read that skipped two replicas counts once. A cluster is shared by every connection "
           + "of one URL in the JVM, and cells run one approach at a time, so the deltas over a cell are its own.");
     }
     if (counted) {

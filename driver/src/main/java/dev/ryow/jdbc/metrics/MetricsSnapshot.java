@@ -21,8 +21,9 @@ package dev.ryow.jdbc.metrics;
  * @param unknownGtidReads reads sent to the primary because their watermark named unknown GTIDs
  * @param waitsCapped reads that did not wait on a replica because its waiter cap was reached
  * @param outOfRotationSkips times a read needing a wait passed over a replica out of rotation
- * @param stalledSkips times a read needing a wait passed over a replica in rotation that was predicted stalled
- *     (it had not advanced while the primary had): skipped at once, with no {@code ryow.waitTimeout} wait
+ * @param stalledSkips reads needing a wait that passed over a replica in rotation predicted stalled (it had not
+ *     advanced while the primary had): skipped at once, with no {@code ryow.waitTimeout} wait; a read counts once,
+ *     however many stalled replicas it passed over
  * @param fallbacksThrottled reads that should have gone to the primary when the fallback budget was spent
  * @param positionPolls background polls of a server's position and health
  * @param positionResets replica positions discarded (server_uuid changed or GTIDs went backwards)
@@ -100,8 +101,8 @@ public record MetricsSnapshot(
   }
 
   /**
-   * Share of reads that passed over a replica predicted stalled, 0..1 (0 when there were no reads): times a
-   * read skipped a stalled replica, per read (a read that skipped two counts twice).
+   * Share of reads that passed over a replica predicted stalled, 0..1 (0 when there were no reads; a read that
+   * skipped two counts once).
    */
   public double stalledSkipShare() {
     long reads = replicaReads + primaryReads;

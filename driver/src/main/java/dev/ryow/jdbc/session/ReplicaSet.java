@@ -213,8 +213,8 @@ final class ReplicaSet {
   /**
    * A read that monotonic reads keep on the primary because every replica in rotation is stalled
    * ({@link ReadRequirement#primaryOnly}) has no candidate to judge, yet it passed over those replicas
-   * without a wait as {@link ReadAdmission.Step#SKIP_STALLED} would have: each one that lacks its set counts
-   * as a stalled skip, so that the share of reads that skipped a stalled replica covers them too.
+   * without a wait as {@link ReadAdmission.Step#SKIP_STALLED} would have: when one of them lacks its set, the
+   * read counts as a stalled skip (once), so that the share of reads that skipped a stalled replica covers it.
    */
   private void countStalledPassedOver(ReadRequirement required) {
     List<ReplicaEndpoint> servers = cluster.servers();
@@ -223,6 +223,7 @@ final class ReplicaSet {
       ReplicaEndpoint e = servers.get(i);
       if (e != primary && e.health().inRotation() && e.stalled() && !e.knownExecuted().contains(required.of(e))) {
         metrics.stalledSkipped();
+        return;
       }
     }
   }
@@ -321,7 +322,9 @@ final class ReplicaSet {
         return null;
       }
       case SKIP_STALLED -> {
-        metrics.stalledSkipped();
+        if (!admission.wasStalled()) {
+          metrics.stalledSkipped(); // once per read, however many stalled replicas it passes over
+        }
         admission.stalled(e, slot);
         return null;
       }
