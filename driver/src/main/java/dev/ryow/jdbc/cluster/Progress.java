@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param stalledAt its known position when it was last found stalled ({@link StallRule}), null when never
  *     or once released
  * @param lacked what it lacked then: the set a wait on it did not reach, or the primary's position it was
- *     behind; it stays stalled until it has that set, or for {@link StallRule#RELEASE_NANOS} after it advanced
+ *     behind; once it advanced, it stays stalled until it has that set, {@link StallRule#RELEASE_NANOS} at most
  * @param stalledSinceNanos when this stall began ({@link System#nanoTime()}), 0 when never
  */
 // A known position is replaced, never changed, when it grows: "the same instance" is "not advanced".
@@ -20,34 +20,33 @@ import org.jspecify.annotations.Nullable;
 record Progress(Position polledKnown, @Nullable Position stalledAt, Position lacked, long stalledSinceNanos) {
   static final Progress INITIAL = new Progress(Positions.EMPTY, null, Positions.EMPTY, 0);
 
-  /**
-   * Found stalled at {@code known}, lacking {@code lacked}; {@code ongoing}: it was still stalled, and this
-   * stall continues that one (it keeps its start).
-   */
-  Progress stalled(Position known, Position lacked, boolean ongoing, long nowNanos) {
-    Position need = ongoing ? larger(this.lacked, lacked) : lacked;
-    if (stalledAt == known && this.lacked == need) {
-      return this;
-    }
-    return new Progress(polledKnown, known, need, ongoing ? stalledSinceNanos : nowNanos | 1);
+  /** Found stalled at {@code known}, lacking {@code lacked}, at {@code nowNanos}. */
+  Progress stalled(Position known, Position lacked, long nowNanos) {
+    return stall(polledKnown, known, lacked, nowNanos);
   }
 
   /**
    * A poll left the known position at {@code known}; {@code stall} says whether it found the replica stalled
-   * (lacking {@code lacked}), {@code ongoing} whether it was still stalled.
+   * (lacking {@code lacked}).
    */
-  Progress polled(Position known, boolean stall, Position lacked, boolean ongoing, long nowNanos) {
+  Progress polled(Position known, boolean stall, Position lacked, long nowNanos) {
     if (stall) {
-      Position need = ongoing ? larger(this.lacked, lacked) : lacked;
-      return stalledAt == known && polledKnown == known && this.lacked == need ? this
-          : new Progress(known, known, need, ongoing ? stalledSinceNanos : nowNanos | 1);
+      return stall(known, known, lacked, nowNanos);
     }
     return polledKnown == known ? this : new Progress(known, stalledAt, this.lacked, stalledSinceNanos);
   }
 
-  /** Of what an ongoing stall lacked and what it is found lacking now, the one to wait for: the newer, unless it is not. */
-  private static Position larger(Position before, Position now) {
-    return now.contains(before) ? now : before;
+  /**
+   * Stalled at {@code known}, lacking {@code lacked}. A stall still under way ({@link StallRule#stalled}) goes on:
+   * it keeps its start, and of what it lacked and what is lacking now, the newer (unless it is not).
+   */
+  private Progress stall(Position polled, Position known, Position lacked, long nowNanos) {
+    boolean ongoing = StallRule.stalled(stalledAt, this.lacked, stalledSinceNanos, known, nowNanos);
+    Position need = ongoing && !lacked.contains(this.lacked) ? this.lacked : lacked;
+    if (polledKnown == polled && stalledAt == known && this.lacked == need) {
+      return this;
+    }
+    return new Progress(polled, known, need, ongoing ? stalledSinceNanos : nowNanos | 1);
   }
 
   /** No longer stalled (it reached what it lacked, or was reset). */

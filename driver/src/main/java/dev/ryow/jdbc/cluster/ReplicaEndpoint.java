@@ -155,9 +155,9 @@ public final class ReplicaEndpoint {
     if (!StallRule.stalledByWait(timedOut)) {
       return false;
     }
-    boolean ongoing = stalled();
     Position known = knownExecuted();
-    changeProgress(p -> p.stalled(known, lacked, ongoing, System.nanoTime()));
+    long now = System.nanoTime();
+    changeProgress(p -> p.stalled(known, lacked, now));
     return stalled();
   }
 
@@ -349,9 +349,8 @@ public final class ReplicaEndpoint {
     if (reset) {
       changeProgress(Progress::released);
     }
-    boolean ongoing = stalled();
     changeProgress(p -> p.polled(known, StallRule.stalledByPoll(known != p.polledKnown(), wasBehind, inRotation),
-        lacked, ongoing, startedNanos));
+        lacked, startedNanos));
     version.bump();
     return reset;
   }

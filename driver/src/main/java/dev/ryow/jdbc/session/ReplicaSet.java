@@ -213,15 +213,15 @@ final class ReplicaSet {
   /**
    * A read that monotonic reads keep on the primary because every replica in rotation is stalled
    * ({@link ReadRequirement#primaryOnly}) has no candidate to judge, yet it passed over those replicas
-   * without a wait as {@link ReadAdmission.Step#SKIP_STALLED} would have: when one of them lacks its set, the
-   * read counts as a stalled skip (once), so that the share of reads that skipped a stalled replica covers it.
+   * without a wait: when {@link ReadAdmission#judge} would have skipped one of them as stalled, the read
+   * counts as a stalled skip (once), so that the share of reads that skipped a stalled replica covers it.
    */
   private void countStalledPassedOver(ReadRequirement required) {
-    List<ReplicaEndpoint> servers = cluster.servers();
     ReplicaEndpoint primary = cluster.primaryEndpoint();
-    for (int i = 0; i < servers.size(); i++) {
-      ReplicaEndpoint e = servers.get(i);
-      if (e != primary && e.health().inRotation() && e.stalled() && !e.knownExecuted().contains(required.of(e))) {
+    for (Slot slot : slots) {
+      ReplicaEndpoint e = slot.endpoint;
+      if (e != primary && ReadAdmission.judge(required.of(e), slot.verified, e.knownExecuted(), e.health(),
+          e.stalled(), cluster.primaryLost()) == ReadAdmission.Step.SKIP_STALLED) {
         metrics.stalledSkipped();
         return;
       }
