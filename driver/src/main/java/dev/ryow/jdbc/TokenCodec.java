@@ -276,6 +276,11 @@ public final class TokenCodec {
     if (text.length() >= 3 && text.charAt(2) == ':') {
       kind = kindOf(text);
       text = text.substring(3);
+      if (text.isEmpty()) {
+        // What names nothing is the empty token, whatever the kind: encode never makes this one.
+        throw new InvalidTokenException("Malformed consistency token: a kind prefix that names nothing (the empty"
+            + " token is '')");
+      }
     }
     int first = text.indexOf(PART);
     int second = first < 0 ? -1 : text.indexOf(PART, first + 1);
