@@ -9,7 +9,16 @@ import java.util.List;
  * published index.
  */
 public final class HomeTurns {
+  /**
+   * Poll rounds whose reads bound what a server may be ahead or owed ({@link TurnRule}'s clamp): the
+   * largest round of the last this many. Reads older than that window and not made up within it are
+   * forgotten.
+   */
+  public static final int WINDOW_ROUNDS = 8;
+
   private final long[] lastTotal;
+  private final long[] roundReads = new long[WINDOW_ROUNDS];
+  private int slot;
   private final long[] ahead;
   private final long[] served;
   private final boolean[] eligible;
@@ -32,15 +41,23 @@ public final class HomeTurns {
    */
   boolean roundDone(List<ReplicaEndpoint> servers, ReplicaEndpoint primary) {
     int n = Math.min(servers.size(), ahead.length);
+    long reads = 0;
     for (int i = 0; i < n; i++) {
       ReplicaEndpoint e = servers.get(i);
       long total = e.servedReads();
       served[i] = total - lastTotal[i];
       lastTotal[i] = total;
       eligible[i] = mayTakeTurn(e, primary);
+      reads += served[i];
+    }
+    roundReads[slot] = reads;
+    slot = (slot + 1) % WINDOW_ROUNDS;
+    long largestRound = 0;
+    for (long r : roundReads) {
+      largestRound = Math.max(largestRound, r);
     }
     int before = turn;
-    int next = TurnRule.next(ahead, served, eligible, before);
+    int next = TurnRule.next(ahead, served, eligible, largestRound, before);
     turn = next;
     return next != before;
   }

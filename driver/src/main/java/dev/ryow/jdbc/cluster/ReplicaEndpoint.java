@@ -206,10 +206,6 @@ public final class ReplicaEndpoint {
     return behind;
   }
 
-  public void behind(boolean value) {
-    behind(value, Positions.EMPTY);
-  }
-
   /**
    * Whether the last poll found it {@linkplain #behind() behind}, and the primary's position of the round
    * before ({@code primaryBefore}): what it lacks when that poll also finds it quiet ({@link StallRule}).

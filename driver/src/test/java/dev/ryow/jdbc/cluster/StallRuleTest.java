@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ServerStatus;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class StallRuleTest {
   private final ReplicaEndpoint r = new ReplicaEndpoint(new HostSpec("r", 3306), 1, 2);
 
   private void poll(String executed, boolean behind) {
-    r.behind(behind);
+    r.behind(behind, Positions.EMPTY);
     r.observe(new ServerStatus("u1", GtidSet.parse(U + ":" + executed), true, 1, true, true, 0, "", true),
         r.knownExecuted(), System.nanoTime());
   }

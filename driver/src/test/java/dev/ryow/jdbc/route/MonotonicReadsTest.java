@@ -12,6 +12,7 @@ import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.SelectionStrategy;
 import dev.ryow.jdbc.gtid.GtidSet;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ServerPosition;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,7 +54,7 @@ class MonotonicReadsTest {
 
   @Test
   void nothingSeenYetAnyReplicaFurthestAheadFirst() {
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).isZero();
     assertThat(req.home()).isNull();
     assertThat(order()).containsExactly(f.r2, f.r3, f.r1);
@@ -83,7 +84,7 @@ class MonotonicReadsTest {
   @Test
   void aHomeThatFellBehindIsLeftAfterReadingItsPosition() throws Exception {
     jvm.observed(U1, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     assertThat(probes(1)).containsExactly(f.r1);
     long sent = f.tick();
@@ -116,7 +117,7 @@ class MonotonicReadsTest {
     jvm.observed(U1, f.tick());
     jvm.observed(U2, f.tick());
     jvm.observed(U3, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     int n = plan(gtids("1-110"));
     assertThat(req.home()).as("r2 has the writes; r3 does not; r1 is behind").isSameAs(f.r2);
     assertThat(probes(n)).containsExactlyInAnyOrder(f.r1, f.r3);
@@ -145,7 +146,7 @@ class MonotonicReadsTest {
   void aReadOnThePrimaryStaysThereWhileEveryReplicaIsStalledElseItsPositionIsRead() {
     jvm.observed(P, f.tick());
     for (ReplicaEndpoint r : List.of(f.r1, f.r2, f.r3)) {
-      r.behind(true);
+      r.behind(true, Positions.EMPTY);
       assertThat(r.waitMissed(true, r.knownExecuted())).isTrue();
     }
     assertThat(plan(GtidSet.EMPTY)).isZero();
@@ -184,9 +185,9 @@ class MonotonicReadsTest {
   @Test
   void aReadOnThePrimaryLeavesItForAReplicaThatIsBehindButNotStalled() {
     jvm.observed(P, f.tick());
-    f.r1.behind(true);
-    f.r2.behind(true);
-    f.r3.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
+    f.r2.behind(true, Positions.EMPTY);
+    f.r3.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).as("no stickiness: a replica that advances may serve").isEqualTo(1);
     assertThat(probes(1)).containsExactly(f.primary);
     assertThat(req.primaryOnly()).isFalse();
@@ -226,7 +227,7 @@ class MonotonicReadsTest {
   @Test
   void aProbeThatFailedLeavesOnlyThePrimary() {
     jvm.observed(U1, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(planner.plan(GtidSet.EMPTY, states, 1, req)).isEqualTo(1);
     planner.finish(GtidSet.EMPTY, states, 1, req);
     assertThat(req.primaryOnly()).isTrue();
@@ -235,7 +236,7 @@ class MonotonicReadsTest {
   @Test
   void readsThatBecamePendingDuringTheProbesAreConcurrentAndIgnored() {
     jvm.observed(U1, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     long sent = f.tick();
     jvm.observed(U2, f.tick());
@@ -306,7 +307,7 @@ class MonotonicReadsTest {
 
     // S is confirmed foreign now: a position read on demand drops it at once.
     jvm.observed(U1, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     planner.probed(f.r1, U1, new ServerPosition(withForeign("1-121", "1-60"), GtidSet.EMPTY), f.tick(), states, 1);
     planner.finish(GtidSet.EMPTY, states, 1, req);
@@ -317,7 +318,7 @@ class MonotonicReadsTest {
   @Test
   void aProbedPositionWithAnUndecidedUuidLeavesTheReadToThePrimary() {
     jvm.observed(U1, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), f.tick(), states, 1);
     planner.finish(GtidSet.EMPTY, states, 1, req);
@@ -340,7 +341,7 @@ class MonotonicReadsTest {
   @Test
   void aPollOfThePrimarySentBeforeAPositionWasReadDecidesNothingOfIt() {
     jvm.observed(U1, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     long readLater = f.now + 5_000_000; // the read on demand began after the next poll was sent
     planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), readLater, states, 1);
@@ -356,7 +357,7 @@ class MonotonicReadsTest {
   @Test
   void aUuidThePrimaryHasIsNeverRuledOut() {
     jvm.observed(U1, f.tick());
-    f.r1.behind(true);
+    f.r1.behind(true, Positions.EMPTY);
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), f.tick(), states, 1);
     f.pollPrimaryNaming(S + ":1-50");

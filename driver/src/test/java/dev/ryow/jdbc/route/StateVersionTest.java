@@ -11,6 +11,7 @@ import dev.ryow.jdbc.cluster.StateVersion;
 import dev.ryow.jdbc.cluster.Watermark;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ServerPosition;
 import org.junit.jupiter.api.Test;
 
@@ -64,9 +65,9 @@ class StateVersionTest {
     v = moved(v, "a wait taught a known position");
     f.r2.learn(gtids("1-140"), U2);
     assertThat(f.cluster.stateVersion()).as("nothing new learned").isEqualTo(v);
-    f.r3.behind(true);
+    f.r3.behind(true, Positions.EMPTY);
     v = moved(v, "behind");
-    f.r3.behind(true);
+    f.r3.behind(true, Positions.EMPTY);
     assertThat(f.cluster.stateVersion()).as("still behind").isEqualTo(v);
     f.cluster.unreachable(f.r1, "test");
     v = moved(v, "out of rotation");

@@ -5,6 +5,7 @@ import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.RyowConnection;
+import dev.ryow.jdbc.cluster.HomeTurns;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,18 +29,24 @@ import org.junit.jupiter.api.Test;
  * go backwards and never miss the thread's own write.
  *
  * <p>Why the share does not depend on the machine's speed: the home of the JVM's reads moves once a poll
- * round, to the replica that has served the fewest reads ({@code cluster.TurnRule}), so the two never differ
- * by more than the reads of the largest round, however many reads a round holds. The test counts the
- * reads of each poll round itself (rounds told apart by the driver's poll count) and runs until the total
- * is at least {@value #ROUNDS_PER_LARGEST} times the largest round, and at least {@value #MIN_ROUNDS}
- * rounds: a slow machine only makes it run longer. The difference is then at most 1/{@value
- * #ROUNDS_PER_LARGEST} of the reads, inside the 40-60 % the issue asks for with room for reads that straddle
- * a round's end.
+ * round, to the replica that has served the fewest reads ({@code cluster.TurnRule}), so two replicas that
+ * can take the turn throughout never differ by more than the reads of the largest round, however many
+ * reads a round holds; a busy machine may make a replica miss a round (it fell more than a poll interval
+ * behind, or stalled), which adds at most one more round until that replica takes its next turn and is
+ * paid it back. The test counts the reads of each poll round itself (rounds told apart by the driver's
+ * poll count) and runs until the total is at least {@value #ROUNDS_PER_LARGEST} times the largest round,
+ * and at least {@value #MIN_ROUNDS} rounds: a slow machine only makes it run longer. The difference is then
+ * at most 2/{@value #ROUNDS_PER_LARGEST} of the reads (shares of 41.7-58.3 %), inside the 40-60 % the issue
+ * asks for with room for reads that straddle a round's end.
+ *
+ * <p>The cluster is the JVM's, shared with the classes that ran before; what their reads left in the
+ * balance is forgotten after {@link HomeTurns#WINDOW_ROUNDS} poll rounds without reads, so the test first
+ * waits that many rounds and starts level, as an application's first requests do.
  */
 class ReplicaShareIT {
   private static final int THREADS = 4;
   private static final int MIN_ROUNDS = 20;
-  private static final int ROUNDS_PER_LARGEST = 8;
+  private static final int ROUNDS_PER_LARGEST = 12;
   private static final long MAX_SECONDS = 240;
 
   @BeforeEach
@@ -67,6 +74,7 @@ class ReplicaShareIT {
     long rounds;
     try (Connection holder = Topology.ryowPolledOnce()) {
       RyowConnection r = holder.unwrap(RyowConnection.class);
+      Topology.awaitPollRounds(holder, HomeTurns.WINDOW_ROUNDS + 1, serversPolled);
       long firstRound = r.clusterMetrics().positionPolls() / serversPolled;
       long positionReadsBefore = r.clusterMetrics().positionReads();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(MAX_SECONDS);
