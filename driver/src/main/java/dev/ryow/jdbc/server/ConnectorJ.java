@@ -141,8 +141,9 @@ public final class ConnectorJ {
   }
 
   private PhysicalConnection open(
-      RyowConfig config, HostSpec host, ServerRole role, Properties base, @Nullable Consumer<String> sink)
+      RyowConfig config, HostSpec host, ServerRole role, Properties given, @Nullable Consumer<String> sink)
       throws SQLException {
+    Properties base = ParseCache.on(given);
     String url = "jdbc:mysql://" + host.address() + "/" + urlEncode(config.database());
     // The flavour this host had last time: a MariaDB primary is opened without MySQL's session_track_gtids.
     ServerFlavor hint = flavors.getOrDefault(host.address(), ServerFlavor.MYSQL);

@@ -5,11 +5,16 @@ import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.conf.PropertySet;
+import com.mysql.cj.jdbc.JdbcConnection;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.RyowDriver;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Properties;
@@ -119,6 +124,36 @@ class ConnectionPropertiesIT {
     }
     try (Connection c = DriverManager.getConnection(hosts(), withoutLimit())) {
       c.unwrap(RyowConnection.class).mergeConsistencyToken(token); // the default bound accepts it
+    }
+  }
+
+  /**
+   * Connector/J's parse cache ({@code cachePrepStmts}) is on for the driver's connections unless the
+   * application decided about it: a read prepared through the driver is prepared twice (the primary's
+   * statement checks the parameters, a replica's runs it), and without the cache each is parsed again.
+   */
+  @Test
+  void theParseCacheIsOnUnlessTheApplicationDecided() throws SQLException {
+    try (Connection c = DriverManager.getConnection(hosts(), withoutLimit())) {
+      PropertySet physical = c.unwrap(JdbcConnection.class).getPropertySet();
+      assertThat(physical.getBooleanProperty(PropertyKey.cachePrepStmts).getValue()).isTrue();
+      assertThat(physical.getIntegerProperty(PropertyKey.prepStmtCacheSqlLimit).getValue()).isEqualTo(4096);
+      for (long id = 1; id <= 3; id++) { // the same text, prepared again, bound to other values
+        try (PreparedStatement ps = c.prepareStatement("SELECT ? + 1, @@port")) {
+          ps.setLong(1, id);
+          try (ResultSet rs = ps.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getLong(1)).isEqualTo(id + 1);
+            assertThat(rs.getInt(2)).isIn(REPLICA_PORTS);
+          }
+        }
+      }
+    }
+    Properties off = withoutLimit();
+    off.setProperty("cachePrepStmts", "false");
+    try (Connection c = DriverManager.getConnection(hosts(), off)) {
+      PropertySet physical = c.unwrap(JdbcConnection.class).getPropertySet();
+      assertThat(physical.getBooleanProperty(PropertyKey.cachePrepStmts).getValue()).isFalse();
     }
   }
 
