@@ -211,9 +211,7 @@ class MonotonicReadsIT {
     /** The driver's own counters over the run, for the log only (the assertions use the servers' answers). */
     void driverSaid(MetricsSnapshot before, Connection c) throws SQLException {
       MetricsSnapshot m = c.unwrap(RyowConnection.class).clusterMetrics();
-      driver = String.format(Locale.ROOT, " [driver: %d waits, %d fallbacks, %d position reads, %d GTID_SUBSET]",
-          m.waits() - before.waits(), m.fallbacksToPrimary() - before.fallbacksToPrimary(),
-          m.positionReads() - before.positionReads(), m.gtidSubsetChecks() - before.gtidSubsetChecks());
+      driver = " [" + DriverCounts.between(before, m) + "]";
     }
   }
 

@@ -74,23 +74,12 @@ class TopologiesIT {
     }
   }
 
-  /** Returns after the driver's poller has polled two more rounds of {@code servers} servers. */
-  private static void pollerRounds(Connection c, int servers) throws SQLException {
-    RyowConnection r = c.unwrap(RyowConnection.class);
-    long target = r.clusterMetrics().positionPolls() + 2L * servers;
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (r.clusterMetrics().positionPolls() < target) {
-      assertThat(System.nanoTime()).as("the poller polled two rounds within 20 s").isLessThan(deadline);
-      sleep(20);
-    }
-  }
-
   @Test
   void aChainedReplicaIsWaitedOnLikeADirectOne() throws SQLException {
     long waitsBefore = Topology.statementsLike(CHAINED_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
     int onChained = 0;
     try (Connection c = DriverManager.getConnection(url(CHAINED_PORT))) {
-      pollerRounds(c, 2);
+      Topology.awaitPollRounds(c, 2, 2);
       for (int i = 1; i <= 30; i++) {
         int port = writeThenRead(c, 1000 + i);
         assertThat(port).as("read %d saw its own write", i).isNotEqualTo(-1);
@@ -109,7 +98,7 @@ class TopologiesIT {
   void aDelayedReplicaNeverMakesAConsistentReadWaitItsDelay() throws SQLException {
     long waitsBefore = Topology.statementsLike(DELAYED_PORT, "WAIT_FOR_EXECUTED_GTID_SET");
     try (Connection c = DriverManager.getConnection(url(DELAYED_PORT))) {
-      pollerRounds(c, 2);
+      Topology.awaitPollRounds(c, 2, 2);
       for (int i = 1; i <= 10; i++) {
         assertThat(writeThenRead(c, 2000 + i)).as("read %d saw its own write, on the primary", i)
             .isEqualTo(PRIMARY_PORT);
@@ -126,7 +115,7 @@ class TopologiesIT {
     int replica1 = REPLICA_PORTS.get(0);
     String url = url(replica1) + "&ryow.discoverReplicas=true";
     try (Connection c = DriverManager.getConnection(url)) {
-      pollerRounds(c, 2);
+      Topology.awaitPollRounds(c, 2, 2);
       // replica1's applier stopped: reads go to the replicas the primary reports (replica2, multi's channel from
       // the primary, then the spare; delayed is never waited on), each in its turn.
       Topology.exec(replica1, "STOP REPLICA SQL_THREAD");
@@ -173,7 +162,7 @@ class TopologiesIT {
             inRotation == 0 ? -1 : (inRotation - attached) / 1_000_000, (firstOnSpare.get() - attached) / 1_000_000,
             byPort);
         Sandbox.run("detach", "spare");
-        pollerRounds(c, 3);
+        Topology.awaitPollRounds(c, 2, 3);
         for (int i = 1; i <= 20; i++) {
           int port = writeThenRead(c, 4000 + i);
           assertThat(port).as("read %d after the spare stopped", i).isNotEqualTo(-1).isNotEqualTo(SPARE_PORT);
@@ -197,7 +186,7 @@ class TopologiesIT {
     try (Connection c = DriverManager.getConnection(url(MULTI_PORT))) {
       RyowConnection r = c.unwrap(RyowConnection.class);
       long forgottenBefore = r.clusterMetrics().lostGtidsForgotten();
-      pollerRounds(c, 2);
+      Topology.awaitPollRounds(c, 2, 2);
       for (int i = 1; i <= 30; i++) {
         Topology.exec(SOURCE2_PORT, "INSERT INTO side.it_side (v) VALUES (" + i + ")"); // the other channel's traffic
         int port = writeThenRead(c, 5000 + i);
@@ -205,7 +194,7 @@ class TopologiesIT {
         assertThat(port).isIn(PRIMARY_PORT, MULTI_PORT);
         onMulti += port == MULTI_PORT ? 1 : 0;
       }
-      pollerRounds(c, 2); // the reads' positions are resolved, and the primary's polls rule source2 out
+      Topology.awaitPollRounds(c, 2, 2); // the reads' positions are resolved, and the primary's polls rule source2 out
       try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@port")) {
         rs.next();
         assertThat(rs.getInt(1)).as("a read after the polls").isIn(PRIMARY_PORT, MULTI_PORT);
@@ -230,7 +219,7 @@ class TopologiesIT {
     try (Connection fresh = DriverManager.getConnection(url(replicas))) {
       RyowConnection r = fresh.unwrap(RyowConnection.class);
       long forgottenBefore = r.clusterMetrics().lostGtidsForgotten();
-      pollerRounds(fresh, 3);
+      Topology.awaitPollRounds(fresh, 2, 3);
       for (int i = 1; i <= 5; i++) {
         try (Statement s = fresh.createStatement(); ResultSet rs = s.executeQuery("SELECT @@port")) {
           rs.next();
@@ -251,7 +240,7 @@ class TopologiesIT {
       RyowConnection r = c.unwrap(RyowConnection.class);
       // Past ryow.applierStopGrace (2 s): a stopped channel of this cluster would be REPLICATION_STOPPED by now.
       Thread.sleep(2_500);
-      pollerRounds(c, 2);
+      Topology.awaitPollRounds(c, 2, 2);
       assertThat(r.clusterMetrics().replicaStates()).as("multi, its other source's channel stopped")
           .contains(":" + MULTI_PORT + "=UP");
       int onMulti = 0;

@@ -180,19 +180,24 @@ final class Topology {
    */
   static void driverSeesReplicasCurrent(Connection c) throws SQLException {
     Topology.awaitReplicasCaughtUp();
+    awaitPollRounds(c, 2, 1 + REPLICA_PORTS.size());
+  }
+
+  /**
+   * Returns once the poller of {@code c}'s cluster has polled {@code rounds} more rounds of {@code servers}
+   * servers (counted by its polls, {@code positionPolls}): a condition, not a guess at how long a round takes.
+   * Fails after 10 s per round.
+   */
+  static void awaitPollRounds(Connection c, int rounds, int servers) throws SQLException {
     RyowConnection r = c.unwrap(RyowConnection.class);
-    long target = r.clusterMetrics().positionPolls() + 2L * (1 + REPLICA_PORTS.size());
-    long deadline = System.nanoTime() + 20_000_000_000L;
+    long target = r.clusterMetrics().positionPolls() + (long) rounds * servers;
+    long deadline = System.nanoTime() + rounds * 10_000_000_000L;
     while (r.clusterMetrics().positionPolls() < target) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the poller did not poll two rounds in 20 s");
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("the poller did not poll " + rounds + " rounds of " + servers + " servers in "
+            + rounds * 10 + " s");
       }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
+      sleep(20);
     }
   }
 
