@@ -78,11 +78,13 @@ public final class Workload {
    * @param stalledSkips the driver's {@code stalledSkips} over the cell, {@link #NOT_COUNTED} without the driver
    * @param driverReads the driver's reads ({@code replicaReads + primaryReads}) over the cell, {@link #NOT_COUNTED}
    *     without the driver
+   * @param cpuNanos CPU time used over the cell ({@link CpuClock}): this JVM's, then each server's, primary
+   *     first; empty when not measured
    */
   record Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
       double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
       long statements, long roundTrips, int run, long[] applyDelayMicros, long[] replicaReadsByServer,
-      long[] waitNanos, long stalledSkips, long driverReads) {
+      long[] waitNanos, long stalledSkips, long driverReads, long[] cpuNanos) {
     /** Without forwarders, round trips are not counted; without the driver, its counters are not read. */
     static final long NOT_COUNTED = -1;
 
@@ -92,7 +94,24 @@ public final class Workload {
         long statements, long roundTrips, int run, long[] applyDelayMicros) {
       this(approach, condition, iterations, seconds, stale, errors, readP50, readP99, writeP50, writeP99,
           primaryReads, replicaReads, statements, roundTrips, run, applyDelayMicros, new long[0], new long[0],
-          NOT_COUNTED, NOT_COUNTED);
+          NOT_COUNTED, NOT_COUNTED, new long[0]);
+    }
+
+    /**
+     * CPU milliseconds per iteration (a page, in the web flow) of one part: 0 this JVM, 1 the primary, 2 the
+     * replicas together, 3 all; NaN when not measured.
+     */
+    double cpuMsPerIteration(int part) {
+      if (cpuNanos.length < 2 || iterations == 0) {
+        return Double.NaN;
+      }
+      long n = switch (part) {
+        case 0 -> cpuNanos[0];
+        case 1 -> cpuNanos[1];
+        case 2 -> Arrays.stream(cpuNanos, 2, cpuNanos.length).sum();
+        default -> Arrays.stream(cpuNanos).sum();
+      };
+      return n / 1e6 / iterations;
     }
 
     /** A cell without apply-delay samples. */
@@ -114,6 +133,18 @@ public final class Workload {
     /** Percentile of the driver's wait per read ({@link #waitNanos}) in ms; NaN without samples. */
     double waitMs(double p) {
       return percentileMs(waitNanos, p);
+    }
+
+    /** The mean wait per read through the driver, in ms (reads that did not wait count as 0); NaN without samples. */
+    double waitMeanMs() {
+      if (waitNanos.length == 0) {
+        return Double.NaN;
+      }
+      long sum = 0;
+      for (long w : waitNanos) {
+        sum += w;
+      }
+      return sum / 1e6 / waitNanos.length;
     }
 
     /**
@@ -159,6 +190,8 @@ public final class Workload {
   private final int reads;
   private final PrintStream log = System.out;
   private final boolean console = System.console() != null;
+  /** This JVM's and the servers' CPU time, once the servers are prepared (their admin user exists). */
+  private CpuClock cpu = CpuClock.of(List.of());
 
   private Workload(Topology topology, List<LatencyForwarder> forwarders, int threads, int seconds, int pauseMs,
       int periodMs, int reads) {
@@ -239,6 +272,7 @@ public final class Workload {
     String loadAtStart = Machine.loadAverage();
     Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     prepareServers(approaches, conditions, repeat);
+    cpu = CpuClock.of(topology.servers().stream().map(this::adminUrl).toList());
     double[] addedRoundTripMs = forwarders.isEmpty() ? null : calibrate();
     String mysqlVersion;
     String connectorVersion;
@@ -375,6 +409,9 @@ public final class Workload {
     Topology.exec(topology.mysqlUrl(topology.primary()),
         "CREATE USER IF NOT EXISTS '" + ADMIN_USER + "'@'%' IDENTIFIED BY '" + ADMIN_USER + "'",
         topology.flavor().adminGrant(ADMIN_USER));
+    // The account reaches the replicas by replication: they are used with it below (a replica that had not
+    // applied the grant yet refused it: "Access denied for user 'ryow_bench_admin'@'%' to database 'ryow'").
+    topology.awaitReplicasCaughtUp(60);
     List<String> ddl = new ArrayList<>();
     for (Approach a : approaches) {
       List<String> suffixes = new ArrayList<>(List.of("warmup"));
@@ -419,6 +456,7 @@ public final class Workload {
       }
       Counts before = counts(table);
       Optional<MetricsSnapshot> driverBefore = driverMetrics(ryowUrl);
+      long[] cpuBefore = cpu.read();
       long flightsBefore = roundTrips();
       LongAdder iterations = new LongAdder();
       LongAdder stale = new LongAdder();
@@ -494,6 +532,7 @@ public final class Workload {
         th.join();
       }
       long flights = roundTrips() - flightsBefore;
+      long[] cpuUsed = CpuClock.used(cpuBefore, cpu.read());
       long[] applyDelays = sampler == null ? new long[0] : sampler.stop();
       if (sampler != null) {
         sampler.close();
@@ -524,7 +563,7 @@ public final class Workload {
           percentileMs(allWrites, 99), after.primaryReads - before.primaryReads,
           after.replicaReads() - before.replicaReads(), after.statements - before.statements,
           forwarders.isEmpty() ? Cell.NOT_COUNTED : flights, run, applyDelays, byReplica, merge(waitNanos),
-          stalledSkips, driverReads);
+          stalledSkips, driverReads, cpuUsed);
     } finally {
       if (sampler != null) {
         sampler.close();

@@ -60,7 +60,9 @@ final class WorkloadReport {
       long driverReads = 0;
       List<long[]> applyDelays = new ArrayList<>();
       List<long[]> waits = new ArrayList<>();
+      long[] cpu = null;
       for (Cell c : g) {
+        cpu = cpu == null ? c.cpuNanos() : sum(cpu, c.cpuNanos());
         applyDelays.add(c.applyDelayMicros());
         waits.add(c.waitNanos());
         for (int i = 0; i < byReplica.length; i++) {
@@ -80,9 +82,21 @@ final class WorkloadReport {
       merged.add(new Cell(f.approach(), f.condition(), iterations, seconds, stale, errors,
           median(g, Cell::readP50), median(g, Cell::readP99), median(g, Cell::writeP50), median(g, Cell::writeP99),
           primaryReads, replicaReads, statements, roundTrips, 0, pooled(applyDelays), byReplica, pooled(waits),
-          stalledSkips, driverReads));
+          stalledSkips, driverReads, cpu));
     }
     return merged;
+  }
+
+  /** Element by element; empty unless both have the same length (a run without CPU figures empties the sum). */
+  private static long[] sum(long[] a, long[] b) {
+    if (a.length != b.length) {
+      return new long[0];
+    }
+    long[] s = new long[a.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = a[i] + b[i];
+    }
+    return s;
   }
 
   /** The runs' samples in one sorted array. */
@@ -120,6 +134,11 @@ final class WorkloadReport {
     }
     md.addAll(applyDelayTable());
     md.add("");
+    List<String> cpuTable = cpuTable();
+    if (!cpuTable.isEmpty()) {
+      md.addAll(cpuTable);
+      md.add("");
+    }
     md.add("![Workload chart](workload.svg)");
     md.add("");
     md.add("## Targets");
@@ -158,11 +177,12 @@ final class WorkloadReport {
     if (!driverTable.isEmpty()) {
       md.add("- **Replica reads per replica** (the ryow approaches' table): the reads counted on each replica as for "
           + "*Reads on primary*, one figure per replica in the URL's order (replica1 first), pooled over the runs.");
-      md.add("- **Wait per read p50 / p99 ms**: after each read through the driver, the client asks the connection "
+      md.add("- **Wait per read mean / p50 / p99 ms**: after each read through the driver, the client asks the connection "
           + "that ran it (`unwrap(RyowConnection.class).lastRead().waitNanos()`; for `" + POOLED + "`, HikariCP's proxy"
           + " unwraps to the `jdbc:ryow:` connection it pools, asked before it goes back to the pool) how long the read"
           + " waited for its replica to have the session's writes: 0 when it did not wait (or the driver reported no "
-          + "read). Every read is one sample, zeros included, so a p50 of 0 says that most reads did not wait; "
+          + "read). Every read is one sample, zeros included, so a p50 of 0 says that most reads did not wait, and the "
+          + "mean is the wait a read costs on average (times the reads per page, what waiting adds to a page); "
           + "nearest-rank percentiles over all threads and runs, the number of reads sampled in brackets.");
       md.add("- **Reads that skipped a stalled replica**: the driver's cluster counters (`RyowDriver.clusterMetrics` "
           + "with the approach's URL), read after the priming and after the cell: the delta of `stalledSkips` (times a"
@@ -171,6 +191,14 @@ final class WorkloadReport {
           + " every replica in rotation is stalled) over the delta of the driver's reads (`replicaReads + "
           + "primaryReads`); a read that skipped two replicas counts once. A cluster is shared by every connection "
           + "of one URL in the JVM, and cells run one approach at a time, so the deltas over a cell are its own.");
+    }
+    if (!cpuTable.isEmpty()) {
+      md.add("- **CPU per iteration**: CPU time (user and system) used during the cell, divided by its iterations: "
+          + "this JVM's (`OperatingSystemMXBean.getProcessCpuTime`: the clients, the driver with its poller, HikariCP"
+          + " and the harness, the same for every approach) and each server's process (`/proc/PID/stat`, PID from "
+          + "its `@@pid_file`: servers on this machine only), summed over the runs. On a machine whose CPUs the "
+          + "servers and the clients share and keep busy, pages per second follow the total: a page that costs "
+          + "more CPU anywhere leaves less for the next.");
     }
     if (counted) {
       md.add("- **Round trips / iteration**: client-to-server flights counted by the forwarders (data from the client"
@@ -223,6 +251,10 @@ final class WorkloadReport {
     }
     System.out.println(String.join("\n", applyDelayTable()));
     System.out.println();
+    if (!cpuTable.isEmpty()) {
+      System.out.println(String.join("\n", cpuTable));
+      System.out.println();
+    }
     System.out.println(Target.header());
     targets.forEach(t -> System.out.println(t.row()));
   }
@@ -329,7 +361,7 @@ final class WorkloadReport {
     }
     l.add(0, "The ryow approaches' reads (see *How it is counted*):");
     l.add(1, "");
-    l.add(2, "| Condition | Approach | Replica reads per replica | Wait per read p50 / p99 ms | Reads that skipped a "
+    l.add(2, "| Condition | Approach | Replica reads per replica | Wait per read mean / p50 / p99 ms | Reads that skipped a "
         + "stalled replica |");
     l.add(3, "|---|---|---:|---:|---:|");
     return l;
@@ -348,10 +380,10 @@ final class WorkloadReport {
     return String.join(" / ", l);
   }
 
-  /** {@code p50 / p99 (N reads)} of the driver's wait per read, in ms; a dash without samples. */
+  /** {@code mean / p50 / p99 (N reads)} of the driver's wait per read, in ms; a dash without samples. */
   static String waitText(Cell c) {
-    return c.waitNanos().length == 0 ? "–" : String.format(Locale.ROOT, "%.2f / %.2f (%,d reads)", c.waitMs(50),
-        c.waitMs(99), c.waitNanos().length);
+    return c.waitNanos().length == 0 ? "–" : String.format(Locale.ROOT, "%.2f / %.2f / %.2f (%,d reads)",
+        c.waitMeanMs(), c.waitMs(50), c.waitMs(99), c.waitNanos().length);
   }
 
   /** {@code share % (skips of reads)}; a dash when the driver's counters were not read or it read nothing. */
@@ -378,6 +410,34 @@ final class WorkloadReport {
     return l;
   }
 
+  /**
+   * Per condition and approach: what an iteration (a page) cost in CPU, in this JVM and on the servers; empty
+   * when no cell was measured (servers not on this machine).
+   */
+  List<String> cpuTable() {
+    if (cells.stream().allMatch(c -> Double.isNaN(c.cpuMsPerIteration(3)))) {
+      return List.of();
+    }
+    List<String> l = new ArrayList<>();
+    l.add("CPU per iteration (see *How it is counted*):");
+    l.add("");
+    l.add("| Condition | Approach | Client JVM ms | Primary ms | Replicas ms | Total ms |");
+    l.add("|---|---|---:|---:|---:|---:|");
+    for (Cell c : cells) {
+      l.add(String.format(Locale.ROOT, "| %s | %s | %s |", c.condition().label, c.approach(), cpuText(c)));
+    }
+    return l;
+  }
+
+  /** {@code client | primary | replicas | total} ms per iteration, or dashes when not measured. */
+  static String cpuText(Cell c) {
+    if (Double.isNaN(c.cpuMsPerIteration(3))) {
+      return "– | – | – | –";
+    }
+    return String.format(Locale.ROOT, "%.2f | %.2f | %.2f | %.2f", c.cpuMsPerIteration(0), c.cpuMsPerIteration(1),
+        c.cpuMsPerIteration(2), c.cpuMsPerIteration(3));
+  }
+
   /** {@code p50 / p99} in ms, or a dash without samples. */
   static String applyDelayText(Cell c) {
     return c.applyDelayMicros().length == 0 ? "–"
@@ -389,14 +449,24 @@ final class WorkloadReport {
     l.add("condition,approach,iterations,seconds,stale,errors,read_p50_ms,read_p99_ms,write_p50_ms,write_p99_ms,"
         + "primary_reads,replica_reads,statements,round_trips,run,apply_delay_samples,apply_delay_p50_ms,"
         + "apply_delay_p99_ms,replica_reads_per_replica,wait_samples,wait_p50_ms,wait_p99_ms,stalled_skips,"
-        + "driver_reads");
+        + "driver_reads,cpu_client_ms_per_iteration,cpu_primary_ms_per_iteration,cpu_replicas_ms_per_iteration");
     for (Cell c : runs) {
       l.add(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%d,%d,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%s",
           c.condition().label, c.approach(), c.iterations(), c.seconds(), c.stale(), c.errors(), c.readP50(),
           c.readP99(), c.writeP50(), c.writeP99(), c.primaryReads(), c.replicaReads(), c.statements(), c.roundTrips(),
-          Math.max(1, c.run()), c.applyDelayMicros().length, c.applyDelayMs(50), c.applyDelayMs(99), driverCsv(c)));
+          Math.max(1, c.run()), c.applyDelayMicros().length, c.applyDelayMs(50), c.applyDelayMs(99), driverCsv(c))
+          + "," + cpuCsv(c));
     }
     return l;
+  }
+
+  /** The CPU columns of a CSV row: ms per iteration in this JVM, the primary and the replicas; empty when not measured. */
+  static String cpuCsv(Cell c) {
+    if (Double.isNaN(c.cpuMsPerIteration(3))) {
+      return ",,";
+    }
+    return String.format(Locale.ROOT, "%.4f,%.4f,%.4f", c.cpuMsPerIteration(0), c.cpuMsPerIteration(1),
+        c.cpuMsPerIteration(2));
   }
 
   /**

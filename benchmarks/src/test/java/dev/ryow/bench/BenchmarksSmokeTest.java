@@ -350,7 +350,7 @@ class BenchmarksSmokeTest {
     assertThat(csv.get(0)).contains(",run,apply_delay_samples,apply_delay_p50_ms,apply_delay_p99_ms,");
     // The driver's columns at the end (WorkloadReportTest): none measured in these cells.
     assertThat(csv).contains("none,ryow,1000,10.000,0,0,1.2000,3.6000,1.0000,3.0000,0,1000,3000,3000,1,2,0.500,1.000,"
-        + ",0,,,,");
+        + ",0,,,,,,,");
     // The summary copies the main table only, not the apply-delay table.
     Path network = dir.resolve(Summary.NETWORK);
     Files.createDirectories(network);

@@ -42,9 +42,41 @@ class WorkloadReportTest {
 
   private static Cell cell(String approach, Condition condition, int run, long[] byReplica, long[] waitNanos,
       long stalledSkips, long driverReads) {
+    return cell(approach, condition, run, byReplica, waitNanos, stalledSkips, driverReads, new long[0]);
+  }
+
+  private static Cell cell(String approach, Condition condition, int run, long[] byReplica, long[] waitNanos,
+      long stalledSkips, long driverReads, long[] cpuNanos) {
     long replicaReads = java.util.Arrays.stream(byReplica).sum();
     return new Cell(approach, condition, 1000, 10, 0, 0, 5.0, 20.0, 1.0, 3.0, 100, replicaReads, 7000,
-        Cell.NOT_COUNTED, run, new long[0], byReplica, waitNanos, stalledSkips, driverReads);
+        Cell.NOT_COUNTED, run, new long[0], byReplica, waitNanos, stalledSkips, driverReads, cpuNanos);
+  }
+
+  @Test
+  void cpuPerIterationIsSplitIntoClientPrimaryAndReplicasAndSummedOverRuns() {
+    // Two runs of 1000 iterations each: JVM, primary, replica1, replica2 in ns.
+    Cell first = cell("ryow-pooled", Condition.NONE, 1, new long[] {1, 1}, new long[0], 0, 2,
+        new long[] {1_000_000_000L, 500_000_000L, 700_000_000L, 800_000_000L});
+    Cell second = cell("ryow-pooled", Condition.NONE, 2, new long[] {1, 1}, new long[0], 0, 2,
+        new long[] {3_000_000_000L, 500_000_000L, 1_300_000_000L, 1_200_000_000L});
+    assertThat(first.cpuMsPerIteration(0)).isEqualTo(1.0);
+    assertThat(first.cpuMsPerIteration(2)).isEqualTo(1.5);
+    assertThat(WorkloadReport.cpuText(first)).isEqualTo("1.00 | 0.50 | 1.50 | 3.00");
+    Cell unmeasured = cell("primary-only-pooled", Condition.NONE, 1, new long[] {0, 0}, new long[0], -1, -1);
+    assertThat(WorkloadReport.cpuText(unmeasured)).isEqualTo("– | – | – | –");
+    assertThat(WorkloadReport.cpuCsv(unmeasured)).isEqualTo(",,");
+
+    WorkloadReport report = new WorkloadReport(settings(Topology.fromEnvironment(), true, 2), WEB,
+        List.of(Condition.NONE), List.of(first, second));
+    // Merged: 2000 iterations; JVM 4 s, primary 1 s, replicas 4 s.
+    assertThat(report.cpuTable()).containsExactly("CPU per iteration (see *How it is counted*):", "",
+        "| Condition | Approach | Client JVM ms | Primary ms | Replicas ms | Total ms |", "|---|---|---:|---:|---:|---:|",
+        "| none | ryow-pooled | 2.00 | 0.50 | 2.00 | 4.50 |");
+    // A run without figures leaves the merged cell without them, rather than counting half the iterations.
+    WorkloadReport partial = new WorkloadReport(settings(Topology.fromEnvironment(), true, 2), WEB,
+        List.of(Condition.NONE), List.of(first, cell("ryow-pooled", Condition.NONE, 2, new long[] {1, 1},
+            new long[0], 0, 2)));
+    assertThat(partial.cpuTable()).isEmpty();
   }
 
   /** The three approaches of the web run in {@code condition}; ryow-pooled's replica reads split as given. */
@@ -151,10 +183,10 @@ class WorkloadReportTest {
     assertThat(report.driverTable()).containsExactly(
         "The ryow approaches' reads (see *How it is counted*):",
         "",
-        "| Condition | Approach | Replica reads per replica | Wait per read p50 / p99 ms | Reads that skipped a stalled "
+        "| Condition | Approach | Replica reads per replica | Wait per read mean / p50 / p99 ms | Reads that skipped a stalled "
             + "replica |",
         "|---|---|---:|---:|---:|",
-        "| none | ryow-pooled | 21,034 / 20,911 | 0.50 / 0.99 (1,000 reads) | 0.70 % (7 of 1,000) |");
+        "| none | ryow-pooled | 21,034 / 20,911 | 0.50 / 0.50 / 0.99 (1,000 reads) | 0.70 % (7 of 1,000) |");
 
     report.write(dir);
     String md = Files.readString(dir.resolve("workload.md"));
@@ -164,7 +196,7 @@ class WorkloadReportTest {
     assertThat(main).as("the main table first").isGreaterThan(0).isLessThan(driver);
     assertThat(driver).as("then the ryow approaches' table, before the apply delays").isLessThan(applyDelay);
     String counted = md.substring(md.indexOf("## How it is counted"));
-    assertThat(counted).contains("- **Replica reads per replica**", "- **Wait per read p50 / p99 ms**",
+    assertThat(counted).contains("- **Replica reads per replica**", "- **Wait per read mean / p50 / p99 ms**",
         "unwrap(RyowConnection.class).lastRead().waitNanos()", "zeros included",
         "- **Reads that skipped a stalled replica**", "`stalledSkips`", "`replicaReads + primaryReads`");
     // The summary still takes the main table, the first one.
@@ -200,10 +232,11 @@ class WorkloadReportTest {
     assertThat(csv.get(0)).isEqualTo("condition,approach,iterations,seconds,stale,errors,read_p50_ms,read_p99_ms,"
         + "write_p50_ms,write_p99_ms,primary_reads,replica_reads,statements,round_trips,run,apply_delay_samples,"
         + "apply_delay_p50_ms,apply_delay_p99_ms,replica_reads_per_replica,wait_samples,wait_p50_ms,wait_p99_ms,"
-        + "stalled_skips,driver_reads");
+        + "stalled_skips,driver_reads,cpu_client_ms_per_iteration,cpu_primary_ms_per_iteration,"
+        + "cpu_replicas_ms_per_iteration");
     assertThat(csv.get(1)).isEqualTo("none,ryow-pooled,1000,10.000,0,0,5.0000,20.0000,1.0000,3.0000,100,41945,7000,"
-        + "-1,1,0,NaN,NaN,21034;20911,1000,0.4990,0.9890,7,1000");
-    assertThat(csv.get(2)).startsWith("none,hand-written,1000,").endsWith(",0,NaN,NaN,,,,,,");
+        + "-1,1,0,NaN,NaN,21034;20911,1000,0.4990,0.9890,7,1000,,,");
+    assertThat(csv.get(2)).startsWith("none,hand-written,1000,").endsWith(",0,NaN,NaN,,,,,,,,,");
     int columns = csv.get(0).split(",", -1).length;
     assertThat(csv).allSatisfy(l -> assertThat(l.split(",", -1)).hasSize(columns));
   }
@@ -233,7 +266,9 @@ class WorkloadReportTest {
     Cell c = cell("ryow", Condition.PULSE, 1, new long[] {1, 1}, waits, 0, 100);
     assertThat(c.waitMs(50)).isZero();
     assertThat(c.waitMs(99)).isEqualTo(2.85);
-    assertThat(WorkloadReport.waitText(c)).isEqualTo("0.00 / 2.85 (100 reads)");
+    assertThat(c.waitMeanMs()).isCloseTo(0.315, org.assertj.core.data.Offset.offset(1e-9)); // 31.5 ms over 100 reads
+    assertThat(WorkloadReport.waitText(cell("ryow", Condition.PULSE, 1, new long[] {1, 1},
+        new long[] {0, 0, 1_000_000, 3_000_000}, 0, 4))).isEqualTo("1.00 / 0.00 / 3.00 (4 reads)");
     Cell none = cell("ryow", Condition.PULSE, 1, new long[] {1, 1}, new long[0], 0, 0);
     assertThat(WorkloadReport.waitText(none)).isEqualTo("–");
     assertThat(WorkloadReport.replicaReadsText(cell("ryow", Condition.NONE, 1, new long[] {1_234_567, 89}, waits, 0,
