@@ -245,6 +245,9 @@ class ChaosIT {
             s.executeUpdate("INSERT INTO it_chaos (id, v, port) VALUES (" + id + ", " + id * 3 + ", @@port)");
           }
         }
+        // Received, not applied: what the test is about. Without this wait a busy machine's receiver may not
+        // have the writes when the primary dies, and then no replica can ever serve them (CI, 2026-12-06).
+        Topology.awaitReplicasReceived();
         Sandbox.run("kill", "primary");
         List<Future<int[]>> reads = new ArrayList<>();
         for (int i = 0; i < READERS; i++) {

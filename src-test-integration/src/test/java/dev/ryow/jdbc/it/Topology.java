@@ -221,6 +221,40 @@ final class Topology {
     }
   }
 
+  /**
+   * Blocks (up to 60 s) until every replica has received the primary's {@code gtid_executed}: executed it, or
+   * holds it in its relay log ({@code RECEIVED_TRANSACTION_SET}), even while its applier is stopped or blocked.
+   * A test that kills the primary right after its writes and expects the replicas to serve them must wait for
+   * this first: an acknowledged write reaches a replica asynchronously, and on a busy machine its receiver
+   * may still be behind when the primary dies (then no replica ever has the write until the primary returns).
+   */
+  static void awaitReplicasReceived() throws SQLException {
+    String executed;
+    try (Connection c = plain(PRIMARY_PORT)) {
+      executed = queryString(c, "SELECT @@global.gtid_executed");
+    }
+    for (int port : REPLICA_PORTS) {
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      try (Connection c = plain(port);
+          PreparedStatement ps = c.prepareStatement("SELECT GTID_SUBSET(GTID_SUBTRACT(?, @@global.gtid_executed),"
+              + " RECEIVED_TRANSACTION_SET) FROM performance_schema.replication_connection_status"
+              + " WHERE CHANNEL_NAME = ''")) {
+        ps.setString(1, executed);
+        while (true) {
+          try (ResultSet rs = ps.executeQuery()) {
+            if (rs.next() && rs.getInt(1) == 1) {
+              break;
+            }
+          }
+          if (System.nanoTime() - deadline > 0) {
+            throw new AssertionError("replica on port " + port + " did not receive " + executed + " in 60 s");
+          }
+          sleep(10);
+        }
+      }
+    }
+  }
+
   /** Recreates a table on the primary and waits until the replicas have it. */
   static void recreateTable(String table, String columns) throws SQLException {
     exec(PRIMARY_PORT, "DROP TABLE IF EXISTS " + table);
