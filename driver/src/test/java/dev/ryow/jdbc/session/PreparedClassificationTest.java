@@ -9,6 +9,7 @@ import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class PreparedClassificationTest {
     assertThat(cluster.classifications().cached(sql)).as("not classified yet").isNull();
     try (Connection c = LogicalConnection.open(cluster, config, connector)) {
       try (PreparedStatement ps = c.prepareStatement(new String(sql.toCharArray()))) {
-        assertThat(ps).isNotNull();
+        assertThat(portThatRan(ps)).as("the read ran on the replica").isEqualTo(3307);
       }
       assertThat(cluster.classifications().cached(sql)).as("the prepare's classification, cached").isEqualTo(StatementKind.READ);
       // A hidden write remembered for this shape clears the cache: the next prepare classifies again,
@@ -40,10 +41,19 @@ class PreparedClassificationTest {
       cluster.classifications().rememberWrite(sql);
       assertThat(cluster.classifications().cached(sql)).isNull();
       try (PreparedStatement ps = c.prepareStatement(new String(sql.toCharArray()))) {
-        assertThat(ps).isNotNull();
+        assertThat(portThatRan(ps)).as("the remembered write ran on the primary").isEqualTo(3306);
       }
       assertThat(cluster.classifications().cached(sql)).as("cached again, as the remembered write")
           .isEqualTo(StatementKind.WRITE);
+    }
+  }
+
+  /** Runs the query; the stub answers it with the port of the server that ran it. */
+  private static int portThatRan(PreparedStatement ps) throws SQLException {
+    ps.setInt(1, 1);
+    try (ResultSet rs = ps.executeQuery()) {
+      assertThat(rs.next()).isTrue();
+      return rs.getInt(1);
     }
   }
 }

@@ -149,9 +149,24 @@ class MonotonicReadsIT {
       assertThat(run.backward).as("backward reads without the guarantee (%s)", run).isPositive();
     }
 
+    /**
+     * The control's condition: the second process reads replica1 while it is blocked and in rotation. A blocked
+     * replica leaves rotation once its applier lag passes {@code ryow.maxReplicaLag} (30 s), which a busy
+     * machine reached before the second process read (a flake hunt beside busy loops: 44 s, no read on
+     * replica1, no backward read). Then the run is set up again from a fresh hold, at most three times, and
+     * the test fails unless the condition was met.
+     */
     @Test
     void aSecondProcessReadsBackwards() throws Exception {
+      int replica1 = REPLICA_PORTS.get(0);
       Handoff handoff = acrossProcesses(Topology.ryowUrl("ryow.monotonicReads=false"));
+      for (int attempt = 1; attempt < 3 && handoff.second.onPort(replica1) == 0; attempt++) {
+        blocked.close();
+        blocked = LagBlock.hold(replica1);
+        handoff = acrossProcesses(Topology.ryowUrl("ryow.monotonicReads=false"));
+      }
+      assertThat(handoff.second.onPort(replica1)).as("the second process read the blocked replica (%s)", handoff.second)
+          .isPositive();
       assertThat(handoff.token).as("no reads in the token").doesNotContain("~");
       assertThat(handoff.first.backward + handoff.second.backward)
           .as("backward reads without the guarantee (%s / %s)", handoff.first, handoff.second).isPositive();
