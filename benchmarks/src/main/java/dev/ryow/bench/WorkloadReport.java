@@ -242,8 +242,10 @@ final class WorkloadReport {
           + "(its cgroup's `cpu.cfs_quota_us / cpu.cfs_period_us`, found from `/proc/PID/cgroup`: the sandbox's hosts "
           + "mode, `RYOW_SANDBOX_CPUS`); the bound is the pages per second at which the busiest server (the largest "
           + "CPU per page per CPU of budget) would use its whole budget: budget × 1000 / its ms per page. Measured / "
-          + "bound near 1 says that server was saturated; far below, the pages were latency-bound, not CPU-bound. The "
-          + "client JVM has no budget and does not bound it.");
+          + "bound near 1 says that server was saturated; far below, the pages were latency-bound, not CPU-bound (or, on "
+          + "a busy machine, a server got less than its budget: a quota is a ceiling, not a reservation). The client "
+          + "JVM has no budget and does not bound it; its CPU includes the harness's threads (the apply-delay "
+          + "sampler), a cost per second, not per page.");
     }
     if (!openLoopTable.isEmpty()) {
       md.add("- **Open loop**: pages are due at a fixed rate, the given share of the reference approach's ("
