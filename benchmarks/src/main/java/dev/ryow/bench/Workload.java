@@ -61,6 +61,12 @@ import java.util.concurrent.atomic.LongAdder;
  * fleet's capacity from each server's CPU per page and its budget ({@link Fleet}).
  */
 public final class Workload {
+  /**
+   * Request threads per user in an open loop on a pool ({@code --open-loop}): enough that pages start when due
+   * whenever the pool can serve them, as an application server's request threads do.
+   */
+  static final int OPEN_LOOP_THREADS_PER_USER = 4;
+
   /** The admin user that runs everything but the workload, so that per-user counts are the workload's. */
   static final String ADMIN_USER = "ryow_bench_admin";
 
@@ -587,11 +593,15 @@ public final class Workload {
       java.util.concurrent.atomic.AtomicLong due = new java.util.concurrent.atomic.AtomicLong();
       LongAdder stale = new LongAdder();
       LongAdder errors = new LongAdder();
-      long[][] readNanos = new long[threads][];
-      long[][] writeNanos = new long[threads][];
-      long[][] waitNanos = new long[threads][];
+      // An open loop on a pool runs as an application server does: more request threads than users, all on the
+      // same pool, so that pages due while every user thread is busy still start on time and wait for a connection.
+      int loopThreads = rate > 0 && approach instanceof Approaches.Pooled ? threads * OPEN_LOOP_THREADS_PER_USER
+          : threads;
+      long[][] readNanos = new long[loopThreads][];
+      long[][] writeNanos = new long[loopThreads][];
+      long[][] waitNanos = new long[loopThreads][];
       AtomicBoolean stop = new AtomicBoolean();
-      CountDownLatch done = new CountDownLatch(threads);
+      CountDownLatch done = new CountDownLatch(loopThreads);
       if (topology.flavor().samplesApplyDelay()) {
         sampler = ApplyDelaySampler.start(topology.replicas().stream().map(this::adminUrl).toList());
       }
@@ -601,14 +611,14 @@ public final class Workload {
       OpenLoop schedule = rate > 0 ? new OpenLoop(start, rate) : null;
       boolean readHeavy = modes.readHeavy();
       List<Thread> running = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
+      for (int t = 0; t < loopThreads; t++) {
         int thread = t;
         int pageReads = reads;
         Thread th = new Thread(() -> {
           LongList reads = new LongList();
           LongList writes = new LongList();
           LongList waits = new LongList();
-          Worker w = workers.get(thread);
+          Worker w = workers.get(thread % threads); // a pool's worker is shared by every thread
           try {
             for (long i = 0; !stop.get(); i++) {
               long id = thread * 1_000_000_000L + i;

@@ -250,7 +250,9 @@ final class WorkloadReport {
     if (!openLoopTable.isEmpty()) {
       md.add("- **Open loop**: pages are due at a fixed rate, the given share of the reference approach's ("
           + POOLED_REFERENCE + ", else primary-only) closed-loop pages per second in the same condition and run; "
-          + "page *k* is due *k* / rate seconds after the cell's start, and the first free thread runs it. Page latency "
+          + "page *k* is due *k* / rate seconds after the cell's start, and the first free thread runs it (on a pool, "
+          + Workload.OPEN_LOOP_THREADS_PER_USER + " request threads per user share the same pool, as an application "
+          + "server's request threads do; without a pool, one thread per user). Page latency "
           + "is counted from when the page was due, so a page that waited for a free thread counts its wait (no "
           + "coordinated omission). *Achieved* below *offered* means the clients could not keep up.");
     }
