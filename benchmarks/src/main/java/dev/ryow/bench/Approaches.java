@@ -8,7 +8,6 @@ import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,14 +38,23 @@ final class Approaches {
   interface Worker {
     void write(long id, int v) throws SQLException;
 
-    int read(long id) throws SQLException;
+    /**
+     * Reads row {@code id} back with a read of {@code kind} ({@link PageRead#run}): its value, or {@link #MISSING};
+     * {@code earlier} is how many rows the same user wrote before it.
+     */
+    int read(long id, long earlier, PageRead kind) throws SQLException;
+
+    /** A key read of row {@code id}. */
+    default int read(long id) throws SQLException {
+      return read(id, 0, PageRead.KEY);
+    }
 
     /**
-     * As {@link #read}; an approach that runs the driver also adds the read's wait ({@link #lastWaitNanos}) to
-     * {@code waits}, one sample per read.
+     * As {@link #read(long, long, PageRead)}; an approach that runs the driver also adds the read's wait
+     * ({@link #lastWaitNanos}) to {@code waits}, one sample per read.
      */
-    default int read(long id, LongList waits) throws SQLException {
-      return read(id);
+    default int read(long id, long earlier, PageRead kind, LongList waits) throws SQLException {
+      return read(id, earlier, kind);
     }
   }
 
@@ -218,13 +226,13 @@ final class Approaches {
             }
 
             @Override
-            public int read(long id) throws SQLException {
-              return select(c, table, id);
+            public int read(long id, long earlier, PageRead kind) throws SQLException {
+              return kind.run(c, table, id, earlier);
             }
 
             @Override
-            public int read(long id, LongList waits) throws SQLException {
-              int v = select(c, table, id);
+            public int read(long id, long earlier, PageRead kind, LongList waits) throws SQLException {
+              int v = kind.run(c, table, id, earlier);
               if (ryow) {
                 waits.add(lastWaitNanos(c));
               }
@@ -314,16 +322,16 @@ final class Approaches {
         }
 
         @Override
-        public int read(long id) throws SQLException {
+        public int read(long id, long earlier, PageRead kind) throws SQLException {
           try (Connection c = pool.getConnection()) {
-            return readBack(c, id);
+            return readBack(c, id, earlier, kind);
           }
         }
 
         @Override
-        public int read(long id, LongList waits) throws SQLException {
+        public int read(long id, long earlier, PageRead kind, LongList waits) throws SQLException {
           try (Connection c = pool.getConnection()) {
-            int v = readBack(c, id);
+            int v = readBack(c, id, earlier, kind);
             if (ryow) {
               // On the connection that ran the read, before it goes back to the pool.
               waits.add(lastWaitNanos(c));
@@ -332,12 +340,12 @@ final class Approaches {
           }
         }
 
-        private int readBack(Connection c, long id) throws SQLException {
+        private int readBack(Connection c, long id, long earlier, PageRead kind) throws SQLException {
           readBacks.increment();
           if (c.unwrap(Connection.class) != writer.get()) {
             onAnother.increment();
           }
-          return select(c, table, id);
+          return kind.run(c, table, id, earlier);
         }
       };
       return new Workers() {
@@ -402,9 +410,9 @@ final class Approaches {
           }
 
           @Override
-          public int read(long id) throws SQLException {
+          public int read(long id, long earlier, PageRead kind) throws SQLException {
             c.setReadOnly(true);
-            return select(c, table, id);
+            return kind.run(c, table, id, earlier);
           }
 
           @Override
@@ -465,9 +473,9 @@ final class Approaches {
         }
 
         @Override
-        public int read(long id) throws SQLException {
+        public int read(long id, long earlier, PageRead kind) throws SQLException {
           boolean reached = flavor.waitOn(replica, position, HAND_WRITTEN_WAIT_SECONDS);
-          return select(reached ? replica : primary, table, id);
+          return kind.run(reached ? replica : primary, table, id, earlier);
         }
 
         @Override
@@ -489,11 +497,6 @@ final class Approaches {
   }
 
   static int select(Connection c, String table, long id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM " + table + " WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getInt(1) : MISSING;
-      }
-    }
+    return PageRead.KEY.run(c, table, id, 0);
   }
 }

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * CPU time used so far by this JVM (the clients, the driver and the harness) and by each server's process,
@@ -21,12 +22,25 @@ final class CpuClock {
   /** Linux reports process times in clock ticks of {@code USER_HZ}, 100 per second on every architecture it ships. */
   private static final long NANOS_PER_TICK = 10_000_000L;
 
+  /** Where cgroup v1's {@code cpu} controller may be mounted: alone, or with {@code cpuacct}. */
+  private static final List<String> CPU_MOUNTS = List.of("/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct");
+
   private final com.sun.management.OperatingSystemMXBean jvm;
   private final List<Path> servers;
+  private final double[] budgets;
 
-  private CpuClock(com.sun.management.OperatingSystemMXBean jvm, List<Path> servers) {
+  private CpuClock(com.sun.management.OperatingSystemMXBean jvm, List<Path> servers, double[] budgets) {
     this.jvm = jvm;
     this.servers = servers;
+    this.budgets = budgets;
+  }
+
+  /**
+   * Each server's CPU budget in CPUs (its cgroup's {@code cpu.cfs_quota_us / cpu.cfs_period_us}, as the sandbox's
+   * hosts mode sets it), in the order of the URLs; NaN for a server without a quota. Empty when not measured.
+   */
+  double[] budgets() {
+    return budgets.clone();
   }
 
   /** A clock of this JVM and the servers behind {@code adminUrls}, in that order; reads nothing if one is out of reach. */
@@ -38,10 +52,54 @@ final class CpuClock {
       for (String url : adminUrls) {
         stats.add(statOf(url));
       }
-      return new CpuClock(jvm, jvm == null ? List.of() : List.copyOf(stats));
+      double[] budgets = new double[stats.size()];
+      for (int i = 0; i < budgets.length; i++) {
+        budgets[i] = budgetOf(stats.get(i).getParent().resolve("cgroup"));
+      }
+      return jvm == null ? new CpuClock(null, List.of(), new double[0]) : new CpuClock(jvm, List.copyOf(stats), budgets);
     } catch (SQLException | IOException | RuntimeException e) {
-      return new CpuClock(jvm, List.of());
+      return new CpuClock(jvm, List.of(), new double[0]);
     }
+  }
+
+  /** The CPU budget of the process whose {@code /proc/PID/cgroup} is {@code procCgroup}; NaN without a quota. */
+  private static double budgetOf(Path procCgroup) {
+    try {
+      String group = cpuGroup(Files.readString(procCgroup));
+      if (group == null) {
+        return Double.NaN;
+      }
+      for (String mount : CPU_MOUNTS) {
+        Path dir = Path.of(mount + group);
+        if (Files.isDirectory(dir)) {
+          return budget(Long.parseLong(Files.readString(dir.resolve("cpu.cfs_quota_us")).trim()),
+              Long.parseLong(Files.readString(dir.resolve("cpu.cfs_period_us")).trim()));
+        }
+      }
+      return Double.NaN;
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /**
+   * The group of the cgroup-v1 {@code cpu} controller in a {@code /proc/PID/cgroup} text (lines
+   * {@code id:controllers:path}, e.g. {@code 4:cpu:/ryow-26306-primary} or {@code 3:cpu,cpuacct:/}); null when
+   * there is none (cgroup v2 only).
+   */
+  static @Nullable String cpuGroup(String procCgroup) {
+    for (String line : procCgroup.split("\n")) {
+      String[] f = line.split(":", 3);
+      if (f.length == 3 && java.util.Arrays.asList(f[1].split(",")).contains("cpu")) {
+        return f[2].trim();
+      }
+    }
+    return null;
+  }
+
+  /** CPUs of a CFS quota: {@code quota / period}; NaN without a quota ({@code -1}) or a period. */
+  static double budget(long quotaUs, long periodUs) {
+    return quotaUs <= 0 || periodUs <= 0 ? Double.NaN : (double) quotaUs / periodUs;
   }
 
   /** Whether this clock reads the JVM and every server. */

@@ -19,7 +19,7 @@ import java.util.Locale;
 enum Flavor {
   MYSQL("SELECT @@global.gtid_executed", "SELECT @@global.gtid_executed", "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)",
       "SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest"
-          + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT LIKE CONCAT('SELECT `v` FROM `', ?, '` WHERE %')",
+          + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT LIKE CONCAT('SELECT % FROM `', ?, '` %')",
       "SELECT COALESCE(SUM(COUNT_STAR), 0)"
           + " FROM performance_schema.events_statements_summary_by_user_by_event_name WHERE USER = ?"),
   MARIADB("SELECT @@last_gtid", "SELECT @@global.gtid_binlog_pos", "SELECT MASTER_GTID_WAIT(?, ?)",

@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
  * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--delay-ms D] [--repeat N] [--reads R]
+ * [--page write-heavy|read-heavy] [--warmup-window W] [--warmup-max M] [--open-loop 0.5,0.8]
  * [--out benchmarks/results]}: {@code --reads R} (R &gt; 1) makes each iteration a web-style page: the write,
  * then R reads (the new row, then rows the thread wrote before), timed as one request; pulse stops the
  * replicas' appliers, and blocked holds
@@ -47,8 +48,25 @@ import java.util.concurrent.atomic.LongAdder;
  * and counts round trips; {@code --repeat} runs every cell N times, in rounds. Servers from
  * {@code RYOW_SANDBOX_URL} (see {@link Topology}). Writes {@code workload.md}, {@code workload.svg},
  * {@code workload.csv} and {@code workload-targets.tsv} into the output folder.
+ *
+ * <p>Fleet options (issue 40): {@code --page read-heavy} makes each page one write and
+ * {@value PageRead#READ_HEAVY_READS} reads (unless {@code --reads} says otherwise), some of them ranges and joins
+ * ({@link PageRead#of}); {@code --page write-heavy} (the default) keeps key reads only. {@code --warmup-window W}
+ * warms each approach up in windows of W seconds until the client JVM's CPU per page of two successive windows is
+ * within 5 % ({@link Warmup}), for at most {@code --warmup-max} seconds (120), and reports each window instead of
+ * the fixed {@code --warmup}. {@code --open-loop 0.5,0.8} adds, after each condition's closed-loop cells,
+ * open-loop cells in which pages are due at that share of the reference approach's (primary-only-pooled, else
+ * primary-only) closed-loop pages per second of the same condition and run, latency counted from when each page
+ * was due ({@link OpenLoop}). With the sandbox's hosts mode ({@code RYOW_SANDBOX_CPUS}), the report computes the
+ * fleet's capacity from each server's CPU per page and its budget ({@link Fleet}).
  */
 public final class Workload {
+  /**
+   * Request threads per user in an open loop on a pool ({@code --open-loop}): enough that pages start when due
+   * whenever the pool can serve them, as an application server's request threads do.
+   */
+  static final int OPEN_LOOP_THREADS_PER_USER = 4;
+
   /** The admin user that runs everything but the workload, so that per-user counts are the workload's. */
   static final String ADMIN_USER = "ryow_bench_admin";
 
@@ -80,13 +98,37 @@ public final class Workload {
    *     without the driver
    * @param cpuNanos CPU time used over the cell ({@link CpuClock}): this JVM's, then each server's, primary
    *     first; empty when not measured
+   * @param offeredShare in an open loop ({@link OpenLoop}), the share of the reference approach's closed-loop
+   *     pages per second offered ({@code --open-loop}); 0 in a closed loop
+   * @param offeredRate pages per second offered in an open loop; 0 in a closed loop
    */
   record Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
       double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
       long statements, long roundTrips, int run, long[] applyDelayMicros, long[] replicaReadsByServer,
-      long[] waitNanos, long stalledSkips, long driverReads, long[] cpuNanos) {
+      long[] waitNanos, long stalledSkips, long driverReads, long[] cpuNanos, double offeredShare,
+      double offeredRate) {
     /** Without forwarders, round trips are not counted; without the driver, its counters are not read. */
     static final long NOT_COUNTED = -1;
+
+    /** A closed-loop cell: each thread starts its next page when the last one ends. */
+    Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
+        double readP50, double readP99, double writeP50, double writeP99, long primaryReads, long replicaReads,
+        long statements, long roundTrips, int run, long[] applyDelayMicros, long[] replicaReadsByServer,
+        long[] waitNanos, long stalledSkips, long driverReads, long[] cpuNanos) {
+      this(approach, condition, iterations, seconds, stale, errors, readP50, readP99, writeP50, writeP99,
+          primaryReads, replicaReads, statements, roundTrips, run, applyDelayMicros, replicaReadsByServer, waitNanos,
+          stalledSkips, driverReads, cpuNanos, 0, 0);
+    }
+
+    /** Whether pages arrived at a fixed rate ({@link #offeredRate} per second, {@link OpenLoop}). */
+    boolean openLoop() {
+      return offeredRate > 0;
+    }
+
+    /** CPU ms per iteration of server {@code i} (0 the primary, then each replica in order); NaN when not measured. */
+    double serverCpuMsPerIteration(int i) {
+      return cpuNanos.length < 2 + i || iterations == 0 ? Double.NaN : cpuNanos[1 + i] / 1e6 / iterations;
+    }
 
     /** A cell without per-replica counts or the driver's figures. */
     Cell(String approach, Condition condition, long iterations, double seconds, long stale, long errors,
@@ -188,14 +230,17 @@ public final class Workload {
   private final int periodMs;
   /** Reads per iteration: 1 reads the row back; more make a web-style page ({@code --reads}). */
   private final int reads;
+  /** The page's shape, warm-up and open-loop settings. */
+  private final Modes modes;
   private final PrintStream log = System.out;
   private final boolean console = System.console() != null;
   /** This JVM's and the servers' CPU time, once the servers are prepared (their admin user exists). */
   private CpuClock cpu = CpuClock.of(List.of());
 
   private Workload(Topology topology, List<LatencyForwarder> forwarders, int threads, int seconds, int pauseMs,
-      int periodMs, int reads) {
+      int periodMs, int reads, Modes modes) {
     this.reads = reads;
+    this.modes = modes;
     this.topology = topology;
     this.forwarders = forwarders;
     this.clients = forwarders.isEmpty() ? topology
@@ -222,7 +267,11 @@ public final class Workload {
     List<Condition> conditions = List.of(Condition.values());
     double delayMs = -1;
     int repeat = 1;
-    int reads = 1;
+    int reads = 0;
+    boolean readHeavy = false;
+    int warmupWindow = 0;
+    int warmupMax = 120;
+    List<Double> openLoop = List.of();
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : "";
       switch (args[i]) {
@@ -235,6 +284,14 @@ public final class Workload {
         case "--delay-ms" -> delayMs = Double.parseDouble(value);
         case "--repeat" -> repeat = Integer.parseInt(value);
         case "--reads" -> reads = Integer.parseInt(value);
+        case "--page" -> readHeavy = switch (value) {
+          case "read-heavy" -> true;
+          case "write-heavy" -> false;
+          default -> throw new IllegalArgumentException("--page is read-heavy or write-heavy, not " + value);
+        };
+        case "--warmup-window" -> warmupWindow = Integer.parseInt(value);
+        case "--warmup-max" -> warmupMax = Integer.parseInt(value);
+        case "--open-loop" -> openLoop = Arrays.stream(value.split(",")).map(Double::valueOf).toList();
         case "--approaches" -> approachNames = List.of(value.split(","));
         case "--conditions" -> conditions = Arrays.stream(value.split(","))
             .map(c -> Condition.valueOf(c.toUpperCase(Locale.ROOT))).toList();
@@ -257,10 +314,14 @@ public final class Workload {
           forwarders.add(LatencyForwarder.start(server, delayMs));
         }
       }
+      if (reads == 0) {
+        reads = readHeavy ? PageRead.READ_HEAVY_READS : 1;
+      }
       if (reads < 1) {
         throw new IllegalArgumentException("--reads must be at least 1, not " + reads);
       }
-      Workload w = new Workload(topology, forwarders, threads, seconds, pauseMs, periodMs, reads);
+      Workload w = new Workload(topology, forwarders, threads, seconds, pauseMs, periodMs, reads,
+          new Modes(readHeavy, warmupWindow, warmupMax, openLoop));
       w.run(approaches, conditions, warmup, repeat, delayMs, out);
     } finally {
       forwarders.forEach(LatencyForwarder::close);
@@ -287,20 +348,38 @@ public final class Workload {
         threads, seconds, approaches.size(), conditions.size(), repeat, warmup,
         forwarders.isEmpty() ? "" : String.format(Locale.ROOT, ", forwarders adding %.2f ms each way (measured round"
             + " trip added: p50 %.2f ms, p99 %.2f ms)", delayMs, addedRoundTripMs[0], addedRoundTripMs[1]));
-    if (warmup > 0) {
+    List<String> warmups = new ArrayList<>();
+    if (modes.warmupWindow() > 0) {
       for (Approach a : approaches) {
-        cell(a, Condition.NONE, table(a, "warmup"), warmup, "warm-up", 0);
+        warmups.add(warmUntilStable(a));
+        log.println("  " + warmups.get(warmups.size() - 1));
+      }
+    } else if (warmup > 0) {
+      for (Approach a : approaches) {
+        cell(a, Condition.NONE, table(a, "warmup"), warmup, "warm-up", 0, 0, 0);
       }
     }
     List<Cell> cells = new ArrayList<>();
+    List<Cell> openCells = new ArrayList<>();
     int n = 0;
-    int total = approaches.size() * conditions.size() * repeat;
+    int total = approaches.size() * conditions.size() * repeat * (1 + modes.openLoop().size());
     // Runs in rounds: every approach once per round, so that a machine's drift touches all of them alike.
     for (int run = 1; run <= repeat; run++) {
       for (Condition condition : conditions) {
+        List<Cell> closed = new ArrayList<>();
         for (Approach a : approaches) {
           n++;
-          cells.add(cell(a, condition, table(a, suffix(condition, run, repeat)), seconds, n + "/" + total, run));
+          closed.add(cell(a, condition, table(a, suffix(condition, run, repeat)), seconds, n + "/" + total, run, 0,
+              0));
+        }
+        cells.addAll(closed);
+        double reference = referenceRate(closed);
+        for (double share : modes.openLoop()) {
+          for (Approach a : approaches) {
+            n++;
+            openCells.add(cell(a, condition, table(a, openSuffix(condition, run, repeat, share)), seconds,
+                n + "/" + total, run, share, share * reference));
+          }
         }
       }
     }
@@ -308,9 +387,16 @@ public final class Workload {
     Settings settings = new Settings(started.toString(), elapsed, threads, seconds, warmup, pauseMs, periodMs,
         mysqlVersion, connectorVersion, loadAtStart, Machine.loadAverage(), topology, repeat, delayMs,
         addedRoundTripMs, reads, topology.flavor().noGtid() ? appliers() : "");
-    new WorkloadReport(settings, approaches, conditions, cells).write(out);
+    new WorkloadReport(settings, approaches, conditions, cells, openCells,
+        new WorkloadReport.FleetSetup(modes.readHeavy(), cpu.budgets(), warmups, modes.openLoop())).write(out);
     log.println("Wrote " + out.resolve("workload.md") + " and " + out.resolve("workload.svg"));
   }
+
+  /**
+   * The page's shape ({@code --page read-heavy}: {@link PageRead#of}), the warm-up until stable
+   * ({@code --warmup-window}, {@code --warmup-max}) and the open-loop shares ({@code --open-loop 0.5,0.8}).
+   */
+  record Modes(boolean readHeavy, int warmupWindow, int warmupMax, List<Double> openLoop) {}
 
   /** What the report records about the run. */
   record Settings(String started, long elapsedSeconds, int threads, int seconds, int warmup, int pauseMs,
@@ -366,6 +452,11 @@ public final class Workload {
     return repeat == 1 ? condition.label : condition.label + "_r" + run;
   }
 
+  /** An open-loop cell's table suffix: {@code none_o50} for half the reference's rate. */
+  static String openSuffix(Condition condition, int run, int repeat, double share) {
+    return suffix(condition, run, repeat) + "_o" + Math.round(share * 100);
+  }
+
   /**
    * What the forwarders add to one round trip, measured: p50 and p99 of {@code SELECT 1} on the
    * primary through its forwarder minus the same directly (200 each, interleaved).
@@ -418,6 +509,9 @@ public final class Workload {
       for (int run = 1; run <= repeat; run++) {
         for (Condition c : conditions) {
           suffixes.add(suffix(c, run, repeat));
+          for (double share : modes.openLoop()) {
+            suffixes.add(openSuffix(c, run, repeat, share));
+          }
         }
       }
       for (String suffix : suffixes) {
@@ -442,8 +536,45 @@ public final class Workload {
     topology.awaitReplicasCaughtUp(60);
   }
 
-  private Cell cell(Approach approach, Condition condition, String table, int duration, String label, int run)
-      throws Exception {
+  /**
+   * The closed-loop pages per second of the reference approach (primary-only-pooled, else primary-only) among
+   * {@code closed}, which the open-loop shares are of; NaN without it.
+   */
+  static double referenceRate(List<Cell> closed) {
+    for (String name : List.of(WorkloadReport.POOLED_REFERENCE, "primary-only")) {
+      for (Cell c : closed) {
+        if (c.approach().equals(name)) {
+          return c.iterationsPerSecond();
+        }
+      }
+    }
+    return Double.NaN;
+  }
+
+  /**
+   * Warms {@code approach} up in windows of {@code --warmup-window} seconds (no lag, its warm-up table) until the
+   * client JVM's CPU per page of the last two windows is within 5 % ({@link Warmup}), or {@code --warmup-max}
+   * seconds have passed; says which.
+   */
+  private String warmUntilStable(Approach approach) throws Exception {
+    Warmup w = new Warmup();
+    int window = modes.warmupWindow();
+    for (int spent = 0; spent < modes.warmupMax() && !w.stable(); spent += window) {
+      // Every window starts its ids at 0 again: an empty table each time.
+      Topology.exec(adminUrl(topology.primary()), "TRUNCATE TABLE " + table(approach, "warmup"));
+      topology.awaitReplicasCaughtUp(60);
+      Cell c = cell(approach, Condition.NONE, table(approach, "warmup"), window, "warm-up", 0, 0, 0);
+      w.add(c.cpuMsPerIteration(0));
+    }
+    return w.describe(approach.name(), window);
+  }
+
+  private Cell cell(Approach approach, Condition condition, String table, int duration, String label, int run,
+      double share, double rate) throws Exception {
+    if (Double.isNaN(rate)) {
+      throw new IllegalArgumentException("--open-loop needs primary-only-pooled or primary-only among the approaches:"
+          + " its closed-loop pages per second set the rate");
+    }
     Lag lag = new Lag(condition);
     ApplyDelaySampler sampler = null;
     // Cells run one approach at a time: the counters of its URL's cluster over the cell are the cell's.
@@ -459,46 +590,67 @@ public final class Workload {
       long[] cpuBefore = cpu.read();
       long flightsBefore = roundTrips();
       LongAdder iterations = new LongAdder();
+      java.util.concurrent.atomic.AtomicLong due = new java.util.concurrent.atomic.AtomicLong();
       LongAdder stale = new LongAdder();
       LongAdder errors = new LongAdder();
-      long[][] readNanos = new long[threads][];
-      long[][] writeNanos = new long[threads][];
-      long[][] waitNanos = new long[threads][];
+      // An open loop on a pool runs as an application server does: more request threads than users, all on the
+      // same pool, so that pages due while every user thread is busy still start on time and wait for a connection.
+      int loopThreads = rate > 0 && approach instanceof Approaches.Pooled ? threads * OPEN_LOOP_THREADS_PER_USER
+          : threads;
+      long[][] readNanos = new long[loopThreads][];
+      long[][] writeNanos = new long[loopThreads][];
+      long[][] waitNanos = new long[loopThreads][];
       AtomicBoolean stop = new AtomicBoolean();
-      CountDownLatch done = new CountDownLatch(threads);
+      CountDownLatch done = new CountDownLatch(loopThreads);
       if (topology.flavor().samplesApplyDelay()) {
         sampler = ApplyDelaySampler.start(topology.replicas().stream().map(this::adminUrl).toList());
       }
       lag.start();
       long start = System.nanoTime();
+      long end = start + duration * 1_000_000_000L;
+      OpenLoop schedule = rate > 0 ? new OpenLoop(start, rate) : null;
+      boolean readHeavy = modes.readHeavy();
       List<Thread> running = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
+      for (int t = 0; t < loopThreads; t++) {
         int thread = t;
         int pageReads = reads;
         Thread th = new Thread(() -> {
           LongList reads = new LongList();
           LongList writes = new LongList();
           LongList waits = new LongList();
-          Worker w = workers.get(thread);
+          Worker w = workers.get(thread % threads); // a pool's worker is shared by every thread
           try {
             for (long i = 0; !stop.get(); i++) {
               long id = thread * 1_000_000_000L + i;
               int v = (int) (i % 1_000_000_000L);
+              long dueAt = 0;
+              if (schedule != null) {
+                // Open loop: the next page due, whichever thread is free; none due after the cell's end.
+                dueAt = schedule.dueNanos(due.getAndIncrement());
+                if (dueAt >= end) {
+                  break;
+                }
+                for (long now = System.nanoTime(); now < dueAt && !stop.get(); now = System.nanoTime()) {
+                  java.util.concurrent.locks.LockSupport.parkNanos(dueAt - now);
+                }
+              }
               try {
                 long t0 = System.nanoTime();
                 w.write(id, v);
                 long t1 = System.nanoTime();
-                boolean fresh = w.read(id, waits) == v;
+                boolean fresh = w.read(id, i, PageRead.of(0, readHeavy), waits) == v;
                 long t2 = System.nanoTime();
                 // A web-style page reads more after the write: rows this user wrote earlier (each must show
                 // its value: read-your-writes and monotonic reads), the latest first.
                 for (int k = 1; k < pageReads; k++) {
                   long back = Math.min(k, i);
-                  fresh &= w.read(id - back, waits) == (int) ((i - back) % 1_000_000_000L);
+                  fresh &= w.read(id - back, i - back, PageRead.of(k, readHeavy), waits)
+                      == (int) ((i - back) % 1_000_000_000L);
                 }
                 long t3 = System.nanoTime();
                 writes.add(t1 - t0);
-                reads.add(pageReads == 1 ? t2 - t1 : t3 - t0);
+                long pageStart = schedule == null ? t0 : Math.min(dueAt, t0);
+                reads.add(pageReads == 1 && schedule == null ? t2 - t1 : OpenLoop.latencyNanos(pageStart, t0, t3));
                 if (!fresh) {
                   stale.increment();
                 }
@@ -520,7 +672,7 @@ public final class Workload {
         th.start();
         running.add(th);
       }
-      long deadline = start + duration * 1_000_000_000L;
+      long deadline = end;
       while (System.nanoTime() < deadline) {
         Thread.sleep(Math.min(1000, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
         progress(label, condition, approach, start, iterations.sum(), stale.sum(), errors.sum(), false);
@@ -563,7 +715,7 @@ public final class Workload {
           percentileMs(allWrites, 99), after.primaryReads - before.primaryReads,
           after.replicaReads() - before.replicaReads(), after.statements - before.statements,
           forwarders.isEmpty() ? Cell.NOT_COUNTED : flights, run, applyDelays, byReplica, merge(waitNanos),
-          stalledSkips, driverReads, cpuUsed);
+          stalledSkips, driverReads, cpuUsed, share, rate);
     } finally {
       if (sampler != null) {
         sampler.close();

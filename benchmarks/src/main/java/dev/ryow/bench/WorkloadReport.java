@@ -21,14 +21,37 @@ final class WorkloadReport {
   /** Every run's cells. */
   private final List<Cell> runs;
   private final boolean counted;
+  /** The open-loop cells, merged as {@link #cells} (per condition, approach and offered share). */
+  private final List<Cell> openCells;
+  private final FleetSetup fleet;
+
+  /**
+   * What the fleet figures need beside the cells: the page's shape, each server's CPU budget in CPUs (NaN: none;
+   * primary first, as the cells' CPU figures), the warm-up's report per approach, the open-loop shares.
+   */
+  record FleetSetup(boolean readHeavy, double[] budgets, List<String> warmups, List<Double> openLoop) {
+    static final FleetSetup NONE = new FleetSetup(false, new double[0], List.of(), List.of());
+
+    /** Whether some server had a budget (the sandbox's hosts mode). */
+    boolean budgeted() {
+      return java.util.Arrays.stream(budgets).anyMatch(b -> !Double.isNaN(b));
+    }
+  }
 
   WorkloadReport(Settings settings, List<Approach> approaches, List<Condition> conditions, List<Cell> runs) {
+    this(settings, approaches, conditions, runs, List.of(), FleetSetup.NONE);
+  }
+
+  WorkloadReport(Settings settings, List<Approach> approaches, List<Condition> conditions, List<Cell> runs,
+      List<Cell> openRuns, FleetSetup fleet) {
     this.settings = settings;
     this.approaches = approaches;
     this.conditions = conditions;
     this.runs = runs;
     this.cells = merge(runs);
     this.counted = runs.stream().anyMatch(c -> c.roundTrips() >= 0);
+    this.openCells = merge(openRuns);
+    this.fleet = fleet;
   }
 
   /**
@@ -38,7 +61,8 @@ final class WorkloadReport {
   static List<Cell> merge(List<Cell> runs) {
     java.util.Map<String, List<Cell>> groups = new java.util.LinkedHashMap<>();
     for (Cell c : runs) {
-      groups.computeIfAbsent(c.condition().label + "/" + c.approach(), k -> new ArrayList<>()).add(c);
+      groups.computeIfAbsent(c.condition().label + "/" + c.approach() + "/" + c.offeredShare(), k -> new ArrayList<>())
+          .add(c);
     }
     List<Cell> merged = new ArrayList<>();
     for (List<Cell> g : groups.values()) {
@@ -61,7 +85,9 @@ final class WorkloadReport {
       List<long[]> applyDelays = new ArrayList<>();
       List<long[]> waits = new ArrayList<>();
       long[] cpu = null;
+      double offered = 0;
       for (Cell c : g) {
+        offered += c.offeredRate() / g.size();
         cpu = cpu == null ? c.cpuNanos() : sum(cpu, c.cpuNanos());
         applyDelays.add(c.applyDelayMicros());
         waits.add(c.waitNanos());
@@ -82,7 +108,7 @@ final class WorkloadReport {
       merged.add(new Cell(f.approach(), f.condition(), iterations, seconds, stale, errors,
           median(g, Cell::readP50), median(g, Cell::readP99), median(g, Cell::writeP50), median(g, Cell::writeP99),
           primaryReads, replicaReads, statements, roundTrips, 0, pooled(applyDelays), byReplica, pooled(waits),
-          stalledSkips, driverReads, cpu));
+          stalledSkips, driverReads, cpu, f.offeredShare(), offered));
     }
     return merged;
   }
@@ -139,6 +165,16 @@ final class WorkloadReport {
       md.addAll(cpuTable);
       md.add("");
     }
+    List<String> fleetTable = fleetTable();
+    if (!fleetTable.isEmpty()) {
+      md.addAll(fleetTable);
+      md.add("");
+    }
+    List<String> openLoopTable = openLoopTable();
+    if (!openLoopTable.isEmpty()) {
+      md.addAll(openLoopTable);
+      md.add("");
+    }
     md.add("![Workload chart](workload.svg)");
     md.add("");
     md.add("## Targets");
@@ -165,9 +201,10 @@ final class WorkloadReport {
           + "(`" + Workload.ADMIN_USER + "`); connections are opened and primed (one write and read per thread) "
           + "before the first count, so only the loop is counted.");
     } else {
-      md.add("- **Reads on primary**: per server, the `COUNT_STAR` delta of the read's statement digest "
-          + "(`SELECT v FROM <table> WHERE id = ?`) in `performance_schema.events_statements_summary_by_digest`; "
-          + "every approach and condition has its own table, so digests never mix.");
+      md.add("- **Reads on primary**: per server, the `COUNT_STAR` delta of the reads' statement digests "
+          + "(`SELECT … FROM <table> …`: the key read `SELECT v FROM <table> WHERE id = ?`, and on a read-heavy page "
+          + "also the range and the join) in `performance_schema.events_statements_summary_by_digest`; every "
+          + "approach and condition has its own table, so digests never mix.");
       md.add("- **Statements / iteration**: per server, the `COUNT_STAR` delta of "
           + "`events_statements_summary_by_user_by_event_name` for the workload user, summed over all three "
           + "servers, divided by the iterations. Lag injection and these counts run as another user "
@@ -199,6 +236,25 @@ final class WorkloadReport {
           + "its `@@pid_file`: servers on this machine only), summed over the runs. On a machine whose CPUs the "
           + "servers and the clients share and keep busy, pages per second follow the total: a page that costs "
           + "more CPU anywhere leaves less for the next.");
+    }
+    if (!fleetTable.isEmpty()) {
+      md.add("- **Fleet bound**: each server's CPU per page (as in *CPU per iteration*, per server) and its CPU budget "
+          + "(its cgroup's `cpu.cfs_quota_us / cpu.cfs_period_us`, found from `/proc/PID/cgroup`: the sandbox's hosts "
+          + "mode, `RYOW_SANDBOX_CPUS`); the bound is the pages per second at which the busiest server (the largest "
+          + "CPU per page per CPU of budget) would use its whole budget: budget × 1000 / its ms per page. Measured / "
+          + "bound near 1 says that server was saturated; far below, the pages were latency-bound, not CPU-bound (or, on "
+          + "a busy machine, a server got less than its budget: a quota is a ceiling, not a reservation). The client "
+          + "JVM has no budget and does not bound it; its CPU includes the harness's threads (the apply-delay "
+          + "sampler), a cost per second, not per page.");
+    }
+    if (!openLoopTable.isEmpty()) {
+      md.add("- **Open loop**: pages are due at a fixed rate, the given share of the reference approach's ("
+          + POOLED_REFERENCE + ", else primary-only) closed-loop pages per second in the same condition and run; "
+          + "page *k* is due *k* / rate seconds after the cell's start, and the first free thread runs it (on a pool, "
+          + Workload.OPEN_LOOP_THREADS_PER_USER + " request threads per user share the same pool, as an application "
+          + "server's request threads do; without a pool, one thread per user). Page latency "
+          + "is counted from when the page was due, so a page that waited for a free thread counts its wait (no "
+          + "coordinated omission). *Achieved* below *offered* means the clients could not keep up.");
     }
     if (counted) {
       md.add("- **Round trips / iteration**: client-to-server flights counted by the forwarders (data from the client"
@@ -255,6 +311,12 @@ final class WorkloadReport {
       System.out.println(String.join("\n", cpuTable));
       System.out.println();
     }
+    for (List<String> extra : List.of(fleetTable, openLoopTable)) {
+      if (!extra.isEmpty()) {
+        System.out.println(String.join("\n", extra));
+        System.out.println();
+      }
+    }
     System.out.println(Target.header());
     targets.forEach(t -> System.out.println(t.row()));
   }
@@ -270,12 +332,14 @@ final class WorkloadReport {
         + settings.topology().replicas().size() + " replicas, " + (settings.noGtid() ? "no GTIDs (`gtid_mode=OFF`, "
             + "replicas by binary-log file and position, " + settings.positions() + ")" : "GTID")
         + ", row binlog, on this machine); " + settings.connectorVersion());
-    l.add(String.format(Locale.ROOT, "- Settings: %d threads, %d s per cell (after a %d s warm-up per approach), "
+    String warmedUp = fleet.warmups().isEmpty() ? settings.warmup() + " s warm-up per approach"
+        : "warm-up per approach until its client CPU per page was stable, below";
+    l.add(String.format(Locale.ROOT, "- Settings: %d threads, %d s per cell (after a %s), "
         + "pulse = appliers paused %d ms of every %d ms, blocked = appliers running but blocked (`FLUSH TABLES "
         + "WITH READ LOCK` held on the replicas) %d ms of every %d ms, storm = appliers paused for the whole cell; "
         + "wait timeout 100 ms (ryow default, and the hand-written code's 0.1 s); ryow approaches with the "
         + "driver's defaults",
-        settings.threads(), settings.seconds(), settings.warmup(), settings.pauseMs(), settings.periodMs(),
+        settings.threads(), settings.seconds(), warmedUp, settings.pauseMs(), settings.periodMs(),
         settings.pauseMs(), settings.periodMs()) + pooledNote());
     if (settings.forwarded() && settings.delayMs() == 0) {
       double[] added = settings.addedRoundTripMs();
@@ -290,9 +354,28 @@ final class WorkloadReport {
     }
     if (settings.page()) {
       l.add("- Flow: web-style pages. Each iteration is one page: a write (a new row), then " + settings.reads()
-          + " reads by id (the new row, then rows the same user wrote before, the latest first), each a borrow of"
+          + (fleet.readHeavy() ? " reads (see *Page*)" : " reads by id")
+          + " (the new row, then rows the same user wrote before, the latest first), each a borrow of"
           + " its own from the pool for the pooled approaches. *Page* latency is the whole page, write included; a"
           + " page is *stale* if any of its reads missed a value the user wrote");
+    }
+    if (fleet.readHeavy()) {
+      l.add("- Page: read-heavy, one write per " + settings.reads() + " reads: 3 of every 8 reads are not key reads (the "
+          + "fifth a range over the user's latest " + (PageRead.SPAN + 1) + " rows, `ORDER BY id DESC`, all rows read; "
+          + "the eighth a self-join of the row with the user's " + PageRead.SPAN + " rows before it, summed), the rest "
+          + "key reads; each still reads back a row the user wrote and counts as stale if it misses it");
+    }
+    if (fleet.budgeted()) {
+      List<String> b = new ArrayList<>();
+      List<String> names = settings.topology().servers();
+      for (int i = 0; i < fleet.budgets().length; i++) {
+        b.add((i == 0 ? "primary" : "replica" + i) + " " + Fleet.budgetText(fleet.budgets()[i]));
+      }
+      l.add("- Hosts model: each server in a CPU budget of its own (sandbox hosts mode, cgroup `cpu` quota, 10 ms period): "
+          + String.join(", ", b) + " (" + names.size() + " servers); the clients outside, on the machine's CPUs");
+    }
+    for (String w : fleet.warmups()) {
+      l.add("- Warm-up until stable: " + w);
     }
     if (settings.runs() > 1) {
       l.add("- Repetitions: " + settings.runs() + " runs of every cell, in rounds");
@@ -427,6 +510,90 @@ final class WorkloadReport {
       l.add(String.format(Locale.ROOT, "| %s | %s | %s |", c.condition().label, c.approach(), cpuText(c)));
     }
     return l;
+  }
+
+  /**
+   * Per condition and approach (closed loop): each server's CPU per page, the busiest one against its budget, and
+   * the fleet's bound beside the measured pages per second; empty without budgets or CPU figures.
+   */
+  List<String> fleetTable() {
+    if (!fleet.budgeted() || cells.stream().allMatch(c -> Double.isNaN(c.cpuMsPerIteration(3)))) {
+      return List.of();
+    }
+    int servers = fleet.budgets().length;
+    List<String> l = new ArrayList<>();
+    l.add("Fleet bound from the servers' CPU per page (see *How it is counted*):");
+    l.add("");
+    StringBuilder head = new StringBuilder("| Condition | Approach | Client ms/page");
+    StringBuilder rule = new StringBuilder("|---|---|---:");
+    for (int i = 0; i < servers; i++) {
+      head.append(" | ").append(serverName(i)).append(" ms/page");
+      rule.append("|---:");
+    }
+    l.add(head + " | Busiest server | Fleet bound pages/s | Measured pages/s | Measured / bound |");
+    l.add(rule + "|---|---:|---:|---:|");
+    for (Cell c : cells) {
+      l.add(fleetRow(c, servers));
+    }
+    return l;
+  }
+
+  private String fleetRow(Cell c, int servers) {
+    double[] ms = new double[servers];
+    StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %s | %s", c.condition().label,
+        c.approach(), fmt(c.cpuMsPerIteration(0), "%.3f")));
+    for (int i = 0; i < servers; i++) {
+      ms[i] = c.serverCpuMsPerIteration(i);
+      row.append(" | ").append(fmt(ms[i], "%.3f"));
+    }
+    int busiest = Fleet.busiest(ms, fleet.budgets());
+    double bound = Fleet.capacity(ms, fleet.budgets());
+    return row + String.format(Locale.ROOT, " | %s | %s | %.0f | %s |",
+        busiest < 0 ? "–" : serverName(busiest) + " (" + Fleet.budgetText(fleet.budgets()[busiest]) + ")",
+        fmt(bound, "%.0f"), c.iterationsPerSecond(), fmt(c.iterationsPerSecond() / bound, "%.2f"));
+  }
+
+  /**
+   * The open-loop cells: offered and achieved pages per second, page latency from when each page was due, and
+   * each against the reference approach at the same share; empty without open-loop cells.
+   */
+  List<String> openLoopTable() {
+    if (openCells.isEmpty()) {
+      return List.of();
+    }
+    List<String> l = new ArrayList<>();
+    l.add("Open loop: pages due at a fixed rate, latency from when each was due (see *How it is counted*):");
+    l.add("");
+    l.add("| Condition | Approach | Offered pages/s (share) | Achieved pages/s | Page p50 / p99 ms | p50 / p99 vs "
+        + POOLED_REFERENCE + " | Reads on primary | CPU ms/page client / primary / replicas |");
+    l.add("|---|---|---:|---:|---:|---:|---:|---:|");
+    for (Cell c : openCells) {
+      Cell ref = null;
+      for (Cell o : openCells) {
+        if (o.condition() == c.condition() && o.offeredShare() == c.offeredShare()
+            && o.approach().equals(POOLED_REFERENCE)) {
+          ref = o;
+        }
+      }
+      l.add(String.format(Locale.ROOT,
+          "| %s | %s | %.0f (%.0f %%) | %.0f | %.2f / %.2f | %s | %.1f %% | %s / %s / %s |",
+          c.condition().label, c.approach(), c.offeredRate(), 100 * c.offeredShare(), c.iterationsPerSecond(),
+          c.readP50(), c.readP99(),
+          ref == null ? "–" : String.format(Locale.ROOT, "%.2f× / %.2f×", c.readP50() / ref.readP50(),
+              c.readP99() / ref.readP99()),
+          100 * c.primaryShare(), fmt(c.cpuMsPerIteration(0), "%.3f"), fmt(c.cpuMsPerIteration(1), "%.3f"),
+          fmt(c.cpuMsPerIteration(2), "%.3f")));
+    }
+    return l;
+  }
+
+  /** {@code primary}, {@code replica1}, … by position in the cells' CPU figures. */
+  static String serverName(int i) {
+    return i == 0 ? "primary" : "replica" + i;
+  }
+
+  private static String fmt(double v, String format) {
+    return Double.isNaN(v) || Double.isInfinite(v) ? "–" : String.format(Locale.ROOT, format, v);
   }
 
   /** {@code client | primary | replicas | total} ms per iteration, or dashes when not measured. */

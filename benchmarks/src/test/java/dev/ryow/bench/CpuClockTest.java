@@ -31,4 +31,20 @@ class CpuClockTest {
     assertThat(none.measures()).isFalse();
     assertThat(none.read()).isEmpty();
   }
+
+  @Test
+  void theCpuGroupIsTheCpuControllersLineAloneOrSharedAndNoneOnCgroupV2Only() {
+    String v1 = "12:pids:/\n5:cpu:/ryow-26306-primary\n4:cpuacct:/\n0::/\n";
+    assertThat(CpuClock.cpuGroup(v1)).isEqualTo("/ryow-26306-primary");
+    assertThat(CpuClock.cpuGroup("3:cpu,cpuacct:/ryow-1-replica1\n")).isEqualTo("/ryow-1-replica1");
+    assertThat(CpuClock.cpuGroup("4:cpuacct:/x\n5:cpuset:/y\n")).isNull();
+    assertThat(CpuClock.cpuGroup("0::/user.slice\n")).isNull();
+  }
+
+  @Test
+  void aBudgetIsQuotaOverPeriodAndNoQuotaIsNoBudget() {
+    assertThat(CpuClock.budget(5_000, 10_000)).isEqualTo(0.5);
+    assertThat(CpuClock.budget(-1, 100_000)).isNaN();
+    assertThat(CpuClock.budget(5_000, 0)).isNaN();
+  }
 }

@@ -79,6 +79,65 @@ class WorkloadReportTest {
     assertThat(partial.cpuTable()).isEmpty();
   }
 
+  /** A closed-loop cell of 1000 pages in 10 s with CPU ns (JVM, primary, replica1, replica2), or an open-loop one. */
+  private static Cell cpuCell(String approach, double share, double p50, double p99, long... cpuNanos) {
+    return new Cell(approach, Condition.NONE, 1000, 10, 0, 0, p50, p99, 1.0, 3.0, 100, 900, 7000,
+        Cell.NOT_COUNTED, 1, new long[0], new long[] {450, 450}, new long[0], Cell.NOT_COUNTED, Cell.NOT_COUNTED,
+        cpuNanos, share, share * 100);
+  }
+
+  @Test
+  void theFleetBoundIsTheBusiestServersBudgetOverItsCpuPerPageBesideTheMeasuredPagesPerSecond() {
+    // primary-only: the primary spends 2 ms per page on 0.5 CPU: 250 pages/s; the replicas 0.5 ms each.
+    // ryow: the primary 0.5 ms, replica1 1.0 ms, replica2 0.8 ms: replica1 bounds it at 500 pages/s.
+    Cell primaryOnly = cpuCell("primary-only-pooled", 0, 5, 20, 1_000_000_000L, 2_000_000_000L, 500_000_000L,
+        500_000_000L);
+    Cell ryow = cpuCell("ryow-pooled", 0, 5, 20, 1_500_000_000L, 500_000_000L, 1_000_000_000L, 800_000_000L);
+    WorkloadReport.FleetSetup budgets = new WorkloadReport.FleetSetup(true, new double[] {0.5, 0.5, 0.5},
+        List.of("ryow-pooled: 3 windows"), List.of());
+    WorkloadReport report = new WorkloadReport(settings(Topology.fromEnvironment(), true, 1), WEB,
+        List.of(Condition.NONE), List.of(primaryOnly, ryow), List.of(), budgets);
+    assertThat(report.fleetTable()).containsExactly(
+        "Fleet bound from the servers' CPU per page (see *How it is counted*):", "",
+        "| Condition | Approach | Client ms/page | primary ms/page | replica1 ms/page | replica2 ms/page | Busiest server"
+            + " | Fleet bound pages/s | Measured pages/s | Measured / bound |",
+        "|---|---|---:|---:|---:|---:|---|---:|---:|---:|",
+        "| none | primary-only-pooled | 1.000 | 2.000 | 0.500 | 0.500 | primary (0.50 CPU) | 250 | 100 | 0.40 |",
+        "| none | ryow-pooled | 1.500 | 0.500 | 1.000 | 0.800 | replica1 (0.50 CPU) | 500 | 100 | 0.20 |");
+    assertThat(report.settingsLines()).anyMatch(l -> l.startsWith("- Page: read-heavy, one write per 4 reads"))
+        .anyMatch(l -> l.contains("primary 0.50 CPU, replica1 0.50 CPU, replica2 0.50 CPU"))
+        .contains("- Warm-up until stable: ryow-pooled: 3 windows");
+    // Without budgets (servers on the machine's CPUs) there is no bound, and no table.
+    assertThat(new WorkloadReport(settings(Topology.fromEnvironment(), true, 1), WEB, List.of(Condition.NONE),
+        List.of(primaryOnly, ryow), List.of(), new WorkloadReport.FleetSetup(false, new double[] {Double.NaN,
+            Double.NaN, Double.NaN}, List.of(), List.of())).fleetTable()).isEmpty();
+  }
+
+  @Test
+  void openLoopCellsAreTabledApartAndComparedWithTheReferenceAtTheSameRate() {
+    Cell closed = cpuCell("primary-only-pooled", 0, 5, 20, 1L, 1L, 1L, 1L);
+    List<Cell> open = List.of(
+        cpuCell("primary-only-pooled", 0.5, 4, 10, 1_000_000_000L, 2_000_000_000L, 0L, 0L),
+        cpuCell("ryow-pooled", 0.5, 5, 11, 1_000_000_000L, 500_000_000L, 1_000_000_000L, 1_000_000_000L),
+        cpuCell("ryow-pooled", 0.8, 6, 30, 1_000_000_000L, 500_000_000L, 1_000_000_000L, 1_000_000_000L),
+        // A second run at the same share (its rate would differ with its run's reference): merged with the first.
+        cpuCell("ryow-pooled", 0.5, 7, 13, 1_000_000_000L, 500_000_000L, 1_000_000_000L, 1_000_000_000L));
+    WorkloadReport report = new WorkloadReport(settings(Topology.fromEnvironment(), true, 1), WEB,
+        List.of(Condition.NONE), List.of(closed), open, WorkloadReport.FleetSetup.NONE);
+    assertThat(report.openLoopTable()).containsExactly(
+        "Open loop: pages due at a fixed rate, latency from when each was due (see *How it is counted*):", "",
+        "| Condition | Approach | Offered pages/s (share) | Achieved pages/s | Page p50 / p99 ms | p50 / p99 vs "
+            + "primary-only-pooled | Reads on primary | CPU ms/page client / primary / replicas |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| none | primary-only-pooled | 50 (50 %) | 100 | 4.00 / 10.00 | 1.00× / 1.00× | 10.0 % | 1.000 / 2.000 / 0.000 |",
+        "| none | ryow-pooled | 50 (50 %) | 100 | 6.00 / 12.00 | 1.50× / 1.20× | 10.0 % | 1.000 / 0.500 / 2.000 |",
+        "| none | ryow-pooled | 80 (80 %) | 100 | 6.00 / 30.00 | – | 10.0 % | 1.000 / 0.500 / 2.000 |");
+    // The closed-loop table is the closed loop's alone.
+    assertThat(report.table()).hasSize(3);
+    assertThat(new WorkloadReport(settings(Topology.fromEnvironment(), true, 1), WEB, List.of(Condition.NONE),
+        List.of(closed)).openLoopTable()).isEmpty();
+  }
+
   /** The three approaches of the web run in {@code condition}; ryow-pooled's replica reads split as given. */
   private static List<Cell> webCells(Condition condition, long... ryowByReplica) {
     long[] even = new long[ryowByReplica.length];
