@@ -336,12 +336,21 @@ class WorkloadReportTest {
 
   @Test
   void theWaitOfAPooledReadIsAskedOfTheRyowConnectionBehindHikarisProxy() throws Exception {
-    StubCluster stub = new StubCluster();
+    // No poll after the first: a poll between the write and the read (a busy machine's pause is enough) would tell
+    // the driver the stub replica has the write, and the read would not wait (failed so, twice in a row, at load 20).
+    StubCluster stub = new StubCluster("ryow.pollInterval=600000");
     HikariConfig config = new HikariConfig();
     config.setDataSource(new RyowStubs(stub));
     config.setMaximumPoolSize(1);
     try (HikariDataSource pool = new HikariDataSource(config)) {
       try (Connection c = pool.getConnection()) {
+        // The first round has polled both servers before the write: it cannot tell the driver the replica has it.
+        RyowConnection ryow = c.unwrap(RyowConnection.class);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (ryow.clusterMetrics().positionPolls() < 2 && System.nanoTime() - deadline < 0) {
+          Thread.sleep(5);
+        }
+        assertThat(ryow.clusterMetrics().positionPolls()).as("the first poll round").isGreaterThanOrEqualTo(2);
         Approaches.insert(c, "bench_point", 7, 1);
       }
       try (Connection c = pool.getConnection()) {
