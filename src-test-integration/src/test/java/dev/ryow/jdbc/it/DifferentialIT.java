@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The gate that keeps "swap the URL and nothing else changes" true: generated sequences of JDBC calls
  * (plain, prepared and updatable statements, result-set navigation and metadata, warnings, errors,
- * batches, session variables, autocommit, commit, rollback, savepoints, read-only) run once through
+ * batches, session variables, autocommit, commit, rollback, savepoints, read-only by {@code setReadOnly}
+ * and by SQL, {@code isReadOnly()} then {@code setReadOnly(false)} as a pool's reset) run once through
  * plain Connector/J on the primary and once through {@code jdbc:ryow:} on defaults, each on its own
  * copy of the same table, with no lag. What the application sees of every call (results, update
  * counts, exception class, SQLState, error code and message, warnings) must be identical, call by call;
@@ -169,7 +170,21 @@ class DifferentialIT {
         w.statement = w.c.createStatement();
         return "closed statement: " + after;
       },
-      (w, k) -> "isolation " + w.c.getTransactionIsolation() + " catalog " + w.c.getCatalog().replace(w.table, "T"));
+      (w, k) -> "isolation " + w.c.getTransactionIsolation() + " catalog " + w.c.getCatalog().replace(w.table, "T"),
+      (w, k) -> {
+        // SQL that changes the session's read-only mode behind the flag (issue 42, item 1)
+        w.statement.execute(k % 2 == 0 ? "SET SESSION TRANSACTION READ WRITE" : "SET SESSION TRANSACTION READ ONLY");
+        return "sql read-only " + (k % 2) + " isReadOnly " + w.c.isReadOnly();
+      },
+      (w, k) -> {
+        // what a pool does on return: reads the flag, sets it back, and the next borrower writes
+        boolean was = w.c.isReadOnly();
+        if (!w.inTransaction) {
+          w.c.setReadOnly(false);
+        }
+        return "was " + was + " then insert " + outcome(() -> w.statement.executeUpdate(
+            w.sql("INSERT INTO T VALUES (" + (w.nextId++) + ", 3, 'reset')")));
+      });
 
   private static String rows(ResultSet rs) throws SQLException {
     StringBuilder b = new StringBuilder("[");
