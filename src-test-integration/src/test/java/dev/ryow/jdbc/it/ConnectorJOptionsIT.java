@@ -1,0 +1,108 @@
+package dev.ryow.jdbc.it;
+
+import static dev.ryow.jdbc.it.Topology.PRIMARY_PORT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Connector/J behaviour that an operator or application relies on, the same through {@code jdbc:ryow:}
+ * (issue 42): each case runs on plain Connector/J on the primary ({@code plain}) and on the driver over
+ * the sandbox's servers ({@code ryow}), with the Connector/J property in the URL and without it (the
+ * negative control that shows the property is what changes the answer).
+ */
+class ConnectorJOptionsIT {
+  private static Connection open(String driver, String parameters) throws SQLException {
+    if (driver.equals("plain")) {
+      return DriverManager.getConnection("jdbc:mysql://" + Topology.HOST + ":" + PRIMARY_PORT + "/" + Topology.DATABASE
+          + "?allowPublicKeyRetrieval=true" + (parameters.isEmpty() ? "" : "&" + parameters), Topology.USER,
+          Topology.PASSWORD);
+    }
+    return parameters.isEmpty() ? Topology.ryow() : Topology.ryow(parameters);
+  }
+
+  /** Item 6: {@code cancel()} after the connection (or the statement) was closed does nothing. */
+  @ParameterizedTest
+  @ValueSource(strings = {"plain", "ryow"})
+  void cancelAfterCloseIsANoOp(String driver) throws SQLException {
+    Connection c = open(driver, "");
+    Statement s = c.createStatement();
+    PreparedStatement ps = c.prepareStatement("SELECT 1");
+    Statement closedFirst = c.createStatement();
+    closedFirst.close();
+    closedFirst.cancel();
+    c.close();
+    assertThat(s.isClosed()).as("the statement closed with its connection").isTrue();
+    s.cancel();
+    ps.cancel();
+    assertThatThrownBy(s::getMaxRows).as("another method of the closed statement still fails")
+        .isInstanceOf(SQLException.class);
+  }
+
+  /**
+   * Item 4: with {@code dontTrackOpenResources=true}, closing the connection leaves its statements open
+   * ({@code isClosed()} false, settings readable); without it, they close with it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"plain", "ryow"})
+  void dontTrackOpenResourcesLeavesStatementsOpen(String driver) throws SQLException {
+    for (boolean untracked : new boolean[] {true, false}) {
+      Connection c = open(driver, untracked ? "dontTrackOpenResources=true" : "");
+      Statement s = c.createStatement();
+      s.setMaxRows(3);
+      PreparedStatement ps = c.prepareStatement("SELECT ? + 1");
+      c.close();
+      assertThat(s.isClosed()).as("statement after the connection closed, dontTrackOpenResources=" + untracked)
+          .isEqualTo(!untracked);
+      assertThat(ps.isClosed()).as("prepared statement, dontTrackOpenResources=" + untracked).isEqualTo(!untracked);
+      if (untracked) {
+        assertThat(s.getMaxRows()).isEqualTo(3);
+        s.close();
+        ps.close();
+        assertThat(s.isClosed()).isTrue();
+      }
+    }
+  }
+
+  /**
+   * Item 2: with {@code queryTimeoutKillsConnection=true}, a statement's query timeout closes the
+   * connection: {@code isClosed()} is true and a later call fails as on a closed connection.
+   * Without it the connection stays open and runs the next statement.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"plain", "ryow"})
+  void queryTimeoutKillsConnection(String driver) throws SQLException {
+    for (boolean kills : new boolean[] {true, false}) {
+      try (Connection c = open(driver, kills ? "queryTimeoutKillsConnection=true" : "")) {
+        try (Statement s = c.createStatement()) {
+          s.setQueryTimeout(1);
+          assertThatThrownBy(() -> s.executeQuery("SELECT SLEEP(20)")).isInstanceOf(SQLTimeoutException.class);
+        }
+        if (kills) {
+          // Connector/J closes its connection from its timer thread, just after the statement failed: waited for
+          long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+          while (!c.isClosed() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+          }
+        }
+        assertThat(c.isClosed()).as("after the timeout, queryTimeoutKillsConnection=" + kills).isEqualTo(kills);
+        if (kills) {
+          // (Connector/J's message and state differ from the driver's own closed-connection error: connector-j.md)
+          assertThatThrownBy(c::createStatement).isInstanceOf(SQLException.class);
+        } else {
+          try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT 1")) {
+            assertThat(rs.next()).isTrue();
+          }
+        }
+      }
+    }
+  }
+}
