@@ -72,7 +72,7 @@ final class PrimaryLink {
       opened = standIn(e);
     }
     this.primary = opened;
-    if (!standIn) {
+    if (!standIn && !primary.identity().passwordExpired()) {
       try {
         cluster.distinctServers().verify(primary.host(), primary.identity(), connector, config);
       } catch (SQLException e) {
@@ -281,7 +281,9 @@ final class PrimaryLink {
           outages = state.outages();
           cluster.primaryReachable(target);
           cluster.loggedIn(config);
-          cluster.primaryIdentified(p.identity().serverUuid());
+          if (!p.identity().passwordExpired()) {
+            cluster.primaryIdentified(p.identity().serverUuid());
+          }
           return p;
         }
         p.close();
@@ -323,7 +325,9 @@ final class PrimaryLink {
         epoch = found.epoch();
         outages = found.outages();
         cluster.loggedIn(config);
-        cluster.primaryIdentified(p.identity().serverUuid());
+        if (!p.identity().passwordExpired()) {
+          cluster.primaryIdentified(p.identity().serverUuid());
+        }
         return p;
       }
     }

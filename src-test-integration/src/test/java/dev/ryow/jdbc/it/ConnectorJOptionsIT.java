@@ -105,4 +105,49 @@ class ConnectorJOptionsIT {
       }
     }
   }
+
+  /**
+   * Item 3: a user whose password expired logs in with {@code disconnectOnExpiredPasswords=false} (the
+   * server's sandbox mode), changes it with {@code ALTER USER USER() IDENTIFIED BY …}, and the connection
+   * then runs a query; the new password logs in. Without the property the login is refused (the negative
+   * control). The user is created on the primary and replicated.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"plain", "ryow"})
+  void anExpiredPasswordCanBeChangedWithDisconnectOnExpiredPasswordsFalse(String driver) throws SQLException {
+    String user = "it_expired_" + driver;
+    Topology.exec(PRIMARY_PORT, "DROP USER IF EXISTS '" + user + "'@'%'");
+    Topology.exec(PRIMARY_PORT, "CREATE USER '" + user + "'@'%' IDENTIFIED BY 'old-pw' PASSWORD EXPIRE");
+    Topology.exec(PRIMARY_PORT, "GRANT SELECT ON " + Topology.DATABASE + ".* TO '" + user + "'@'%'");
+    Topology.awaitReplicasCaughtUp();
+    String credentials = "user=" + user + "&password=old-pw";
+    assertThatThrownBy(() -> openAs(driver, credentials).close()).as("login without the property")
+        .isInstanceOf(SQLException.class);
+    try (Connection c = openAs(driver, credentials + "&disconnectOnExpiredPasswords=false");
+        Statement s = c.createStatement()) {
+      s.executeUpdate("ALTER USER USER() IDENTIFIED BY 'new-pw'"); // (execute() would ask isReadOnly() first: 1820)
+      try (java.sql.ResultSet rs = s.executeQuery("SELECT @@port")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).as("the query after the password changed ran on the primary").isEqualTo(PRIMARY_PORT);
+      }
+    }
+    Topology.awaitReplicasCaughtUp();
+    try (Connection c = openAs(driver, "user=" + user + "&password=new-pw"); Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT 1")) {
+      assertThat(rs.next()).as("a login with the new password").isTrue();
+    } finally {
+      Topology.exec(PRIMARY_PORT, "DROP USER IF EXISTS '" + user + "'@'%'");
+    }
+  }
+
+  /** A connection as another user ({@code credentials}: user=…&password=…, and more parameters). */
+  private static Connection openAs(String driver, String credentials) throws SQLException {
+    if (driver.equals("plain")) {
+      return DriverManager.getConnection("jdbc:mysql://" + Topology.HOST + ":" + PRIMARY_PORT + "/" + Topology.DATABASE
+          + "?allowPublicKeyRetrieval=true&" + credentials);
+    }
+    return DriverManager.getConnection(Topology.ryowUrl().replaceFirst("user=[^&]*&password=[^&]*", credentials)
+        + "&allowPublicKeyRetrieval=true");
+  }
+
 }
