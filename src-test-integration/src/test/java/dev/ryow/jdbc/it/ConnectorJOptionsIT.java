@@ -150,4 +150,27 @@ class ConnectorJOptionsIT {
         + "&allowPublicKeyRetrieval=true");
   }
 
+  /**
+   * Item 7: a prepared statement's {@code toString()} is Connector/J's text, the SQL with the bound values
+   * (applications log it): the same through the driver as through Connector/J, after the setters and after
+   * an execution.
+   */
+  @org.junit.jupiter.api.Test
+  void aPreparedStatementPrintsItsSqlWithTheBoundValues() throws SQLException {
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    for (String driver : java.util.List.of("plain", "ryow")) {
+      try (Connection c = open(driver, ""); PreparedStatement ps = c.prepareStatement("SELECT ? + 1, ?")) {
+        ps.setInt(1, 41);
+        ps.setString(2, "forty-one");
+        seen.add(ps.toString());
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+        }
+        ps.setInt(1, 7);
+        seen.add(ps.toString());
+      }
+    }
+    assertThat(seen.get(0)).endsWith("SELECT 41 + 1, 'forty-one'");
+    assertThat(seen.subList(2, 4)).as("jdbc:ryow: against Connector/J").isEqualTo(seen.subList(0, 2));
+  }
 }
