@@ -259,9 +259,9 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     session.transactions().setAutoCommit(autoCommit);
   }
 
+  /** The autocommit flag; on a closed connection too, as Connector/J answers it (it checks nothing). */
   @Override
   public boolean getAutoCommit() throws SQLException {
-    session.checkOpen();
     return session.transactions().autoCommit();
   }
 

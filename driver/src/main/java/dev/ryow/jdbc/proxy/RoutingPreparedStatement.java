@@ -233,8 +233,24 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     holdsParameters = null;
   }
 
+  /**
+   * Connector/J's text (the SQL with the bound values, which applications log), from the physical statement
+   * that holds every recorded parameter; with client-side prepared statements (Connector/J's default) the
+   * primary's is given them first when none does (no round trip). Otherwise the kind and SQL.
+   */
   @Override
   public String toString() {
+    PreparedStatement h = holdsParameters;
+    if (h == null && !closed && session.clientSidePrepare() && !session.primary().isClosed()) {
+      try {
+        h = ready(session.primary());
+      } catch (SQLException e) {
+        h = null; // the driver's own text
+      }
+    }
+    if (h != null && !closed) {
+      return h.toString();
+    }
     return "RoutingPreparedStatement[" + kind + ": " + sql + "]";
   }
 

@@ -306,9 +306,15 @@ class RoutingStatement extends RoutedExecutions {
     forEachPhysical(Statement::clearWarnings);
   }
 
+  /**
+   * Cancels the execution in progress, from another thread; on a closed statement or connection it does
+   * nothing, as Connector/J's ({@code cancel()} checks neither: there is nothing left to cancel).
+   */
   @Override
   public void cancel() throws SQLException {
-    checkOpen();
+    if (closed || connection.isClosed()) {
+      return;
+    }
     cancelRequested = true;
     if (session.cancelWait(this)) {
       return;
@@ -361,12 +367,14 @@ class RoutingStatement extends RoutedExecutions {
   // ---------------------------------------------------------------- lifecycle and wrapper
 
   /**
-   * Closed by {@link #close()}, with its connection, or, after {@link #closeOnCompletion()}, once the
-   * physical statement that ran last closed itself when its results were closed (as Connector/J's does).
+   * Closed by {@link #close()}, with its connection (unless Connector/J's {@code dontTrackOpenResources=true}:
+   * then, as with Connector/J, closing the connection leaves its statements' own state open), or, after
+   * {@link #closeOnCompletion()}, once the physical statement that ran last closed itself when its results
+   * were closed (as Connector/J's does).
    */
   @Override
   public boolean isClosed() {
-    if (closed || connection.isClosed()) {
+    if (closed || (session.tracksOpenResources() && connection.isClosed())) {
       return true;
     }
     if (!closeOnCompletion) {

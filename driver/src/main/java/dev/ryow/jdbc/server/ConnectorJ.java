@@ -98,8 +98,24 @@ public final class ConnectorJ {
   public PhysicalConnection openPrimary(RyowConfig config, HostSpec host, Consumer<String> ownGtidSink)
       throws SQLException {
     boolean ownGtid = config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.OWN_GTID;
-    return open(config, host, ServerRole.PRIMARY, config.connectorProperties(), ownGtid ? ownGtidSink : null);
+    return open(config, host, ServerRole.PRIMARY, config.connectorProperties(), ownGtid ? ownGtidSink : null,
+        keepsExpired(config.connectorProperties().getProperty(KEEP_EXPIRED)));
   }
+
+  /** Whether {@code disconnectOnExpiredPasswords} is set to false (Connector/J's boolean words). */
+  static boolean keepsExpired(@Nullable String disconnect) {
+    String v = disconnect == null ? "" : disconnect.trim();
+    return v.equalsIgnoreCase("false") || v.equalsIgnoreCase("no");
+  }
+
+  /**
+   * Connector/J's property: {@code false} lets a user whose password expired log in, in the server's
+   * sandbox mode, to change it ({@code ALTER USER USER() IDENTIFIED BY …}).
+   */
+  private static final String KEEP_EXPIRED = "disconnectOnExpiredPasswords";
+
+  /** The server's error for anything but {@code SET}/{@code ALTER USER} in sandbox mode (ER_MUST_CHANGE_PASSWORD). */
+  private static final int MUST_CHANGE_PASSWORD = 1820;
 
   /**
    * What a primary in {@code own_gtid} mode needs from Connector/J: session-state tracking, and on MySQL
@@ -128,7 +144,7 @@ public final class ConnectorJ {
       props.setProperty("connectTimeout", MONITOR_CONNECT_TIMEOUT_MILLIS);
     }
     props.setProperty("socketTimeout", MONITOR_SOCKET_TIMEOUT_MILLIS);
-    return open(config, host, ServerRole.REPLICA, props, null);
+    return open(config, host, ServerRole.REPLICA, props, null, false);
   }
 
   /** Opens a replica connection. */
@@ -137,12 +153,17 @@ public final class ConnectorJ {
     // The pipelined wait (PipelinedWait) goes in the read's packet; reads of the application's with
     // several statements never come here (the classifier sends them to the primary).
     props.setProperty("allowMultiQueries", "true");
-    return open(config, replica, ServerRole.REPLICA, props, null);
+    return open(config, replica, ServerRole.REPLICA, props, null, false);
   }
 
-  private PhysicalConnection open(
-      RyowConfig config, HostSpec host, ServerRole role, Properties given, @Nullable Consumer<String> sink)
-      throws SQLException {
+  /**
+   * Opens a physical connection and probes who the server is; {@code sandboxAllowed}: a primary connection
+   * whose user's password expired, with Connector/J's {@code disconnectOnExpiredPasswords=false}, is kept
+   * although the probe was refused ({@link ServerIdentity#passwordExpired}), so that the application can
+   * change the password as with Connector/J alone.
+   */
+  private PhysicalConnection open(RyowConfig config, HostSpec host, ServerRole role, Properties given,
+      @Nullable Consumer<String> sink, boolean sandboxAllowed) throws SQLException {
     Properties base = ParseCache.on(given);
     String url = "jdbc:mysql://" + host.address() + "/" + urlEncode(config.database());
     // The flavour this host had last time: a MariaDB primary is opened without MySQL's session_track_gtids.
@@ -164,12 +185,21 @@ public final class ConnectorJ {
       throw new SQLNonTransientConnectionException("Connector/J refused the URL " + url, "08001");
     }
     try {
-      ServerIdentity identity = probe(connection, host, role, sink != null, hint);
+      ServerIdentity identity;
+      try {
+        identity = probe(connection, host, role, sink != null, hint);
+      } catch (SQLException e) {
+        if (!sandboxAllowed || e.getErrorCode() != MUST_CHANGE_PASSWORD) {
+          throw e;
+        }
+        identity = ServerIdentity.passwordExpired(host.port(), ServerFlavor.ofVersion(versionOf(connection)));
+        return new PhysicalConnection(connection, host, role, identity, sink, config.clusterName());
+      }
       flavors.put(host.address(), identity.flavor());
       if (sink != null && identity.flavor() != hint) {
         // The server changed flavour since last time (a rare redeployment): open it again with what it needs.
         connection.close();
-        return open(config, host, role, base, sink);
+        return open(config, host, role, base, sink, sandboxAllowed);
       }
       return new PhysicalConnection(connection, host, role, identity, sink, config.clusterName());
     } catch (SQLException | RuntimeException e) {

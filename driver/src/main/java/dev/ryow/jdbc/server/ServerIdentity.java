@@ -20,6 +20,21 @@ public record ServerIdentity(String serverUuid, int port, boolean readOnly, Serv
     this(serverUuid, port, readOnly, ServerFlavor.MYSQL, true);
   }
 
+  /**
+   * A primary that let a user whose password expired in, in the server's sandbox mode (Connector/J's
+   * {@code disconnectOnExpiredPasswords=false}): it answers nothing but {@code SET} and
+   * {@code ALTER USER}, so the connect-time probe could not ask who it is. Its UUID is unknown (empty),
+   * it is taken as writable (the URL's primary, which the cluster's poller checks apart), with GTIDs.
+   */
+  static ServerIdentity passwordExpired(int port, ServerFlavor flavor) {
+    return new ServerIdentity("", port, false, flavor, true);
+  }
+
+  /** Whether the probe found the session in sandbox mode ({@link #passwordExpired}): who the server is is unknown. */
+  public boolean passwordExpired() {
+    return serverUuid.isEmpty();
+  }
+
   /** The kind of its positions: a MySQL GTID set, a MariaDB GTID position or a binary-log position. */
   public PositionKind positionKind() {
     if (flavor == ServerFlavor.MARIADB) {

@@ -44,9 +44,8 @@ final class PrimaryLink {
    * ({@link #sync}), so a read-only transaction served by a replica costs the primary nothing.
    */
   private boolean autoCommit = true;
-  private boolean readOnly;
-  /** False once SQL may have changed the session's read-only mode behind {@link #readOnly}. */
-  private boolean readOnlyKnown = true;
+  /** Connector/J's read-only flag on {@link #primary} and its session's mode ({@link PrimaryReadOnly}). */
+  private PrimaryReadOnly readOnly = PrimaryReadOnly.OPENED;
   /**
    * {@link #primary} is a replica's connection standing in for the primary's (the login found no
    * writable server): never run on, replaced before the first statement that needs the primary.
@@ -73,7 +72,7 @@ final class PrimaryLink {
       opened = standIn(e);
     }
     this.primary = opened;
-    if (!standIn) {
+    if (!standIn && !primary.identity().passwordExpired()) {
       try {
         cluster.distinctServers().verify(primary.host(), primary.identity(), connector, config);
       } catch (SQLException e) {
@@ -179,10 +178,9 @@ final class PrimaryLink {
    * first, so a transaction it opens is read-only on the server, exactly as with Connector/J alone.
    */
   void sync(boolean wantReadOnly, boolean wantAutoCommit) throws SQLException {
-    if (readOnly != wantReadOnly || !readOnlyKnown) {
+    if (readOnly.needsSync(wantReadOnly)) {
       primary.jdbc().setReadOnly(wantReadOnly);
-      readOnly = wantReadOnly;
-      readOnlyKnown = true;
+      readOnly = PrimaryReadOnly.synced(wantReadOnly);
     }
     if (autoCommit != wantAutoCommit) {
       primary.jdbc().setAutoCommit(wantAutoCommit);
@@ -190,15 +188,24 @@ final class PrimaryLink {
     }
   }
 
-  /** The physical connection's session is read-only when {@code onServer} (as its server just said). */
-  void readOnlyIs(boolean onServer) {
-    readOnly = onServer;
-    readOnlyKnown = true;
+  /** Connector/J's read-only flag on the physical connection and what is known of its session's mode. */
+  PrimaryReadOnly readOnly() {
+    return readOnly;
   }
 
-  /** SQL may have changed the session's read-only mode: the next {@link #sync} sets it again. */
-  void readOnlyUnknown() {
-    readOnlyKnown = false;
+  /** The application called {@code setReadOnly(wanted)} ({@link PrimaryReadOnly#applicationSet}). */
+  void readOnlySet(boolean wanted) {
+    readOnly = readOnly.applicationSet(wanted);
+  }
+
+  /** SQL that may change the session's read-only mode ran on the physical connection. */
+  void readOnlySqlRan() {
+    readOnly = readOnly.sqlRan();
+  }
+
+  /** The physical connection's session is read-only when {@code onServer}, as its server just said. */
+  void readOnlyServerSaid(boolean onServer) {
+    readOnly = readOnly.serverSaid(onServer);
   }
 
   /**
@@ -244,8 +251,7 @@ final class PrimaryLink {
     SessionMirror m = new SessionMirror(session);
     m.sync(fresh.jdbc(), true);
     autoCommit = true;
-    readOnly = false;
-    readOnlyKnown = true;
+    readOnly = PrimaryReadOnly.OPENED; // a new Connector/J connection: the next sync gives it the application's flag
     mirror = m;
     cluster.metrics().primaryReconnected();
     LOG.info("[{}] new primary connection to {} ({})", cluster.name(), fresh.host(), why);
@@ -275,7 +281,9 @@ final class PrimaryLink {
           outages = state.outages();
           cluster.primaryReachable(target);
           cluster.loggedIn(config);
-          cluster.primaryIdentified(p.identity().serverUuid());
+          if (!p.identity().passwordExpired()) {
+            cluster.primaryIdentified(p.identity().serverUuid());
+          }
           return p;
         }
         p.close();
@@ -317,7 +325,9 @@ final class PrimaryLink {
         epoch = found.epoch();
         outages = found.outages();
         cluster.loggedIn(config);
-        cluster.primaryIdentified(p.identity().serverUuid());
+        if (!p.identity().passwordExpired()) {
+          cluster.primaryIdentified(p.identity().serverUuid());
+        }
         return p;
       }
     }

@@ -51,6 +51,10 @@ public final class Session {
   private final boolean waitsFitOneSlice;
   /** Connector/J's {@code emulateLocators}: a {@code Blob} of a query's results writes on its connection. */
   private final boolean blobLocators;
+  /** Not Connector/J's {@code dontTrackOpenResources}: closing the connection closes its statements. */
+  private final boolean tracksOpenResources;
+  /** Connector/J's {@code queryTimeoutKillsConnection}: a statement's query timeout closes the connection. */
+  private final boolean timeoutKillsConnection;
   private final SessionState session = new SessionState();
   /** The primary physical connection: reconnect, failover, the flags it has. */
   private final PrimaryLink link;
@@ -79,6 +83,8 @@ public final class Session {
     this.cluster = cluster;
     this.pipelineWaits = !config.connectorFlag("useServerPrepStmts");
     this.blobLocators = config.connectorFlag("emulateLocators");
+    this.tracksOpenResources = !config.connectorFlag("dontTrackOpenResources");
+    this.timeoutKillsConnection = config.connectorFlag("queryTimeoutKillsConnection");
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.log = config.get(RyowProperties.TRANSACTION_REPLAY) ? new TransactionLog() : null;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
@@ -101,6 +107,29 @@ public final class Session {
    */
   public boolean resultsWrite(int concurrency) {
     return dev.ryow.jdbc.route.WritableResults.resultsWrite(concurrency, blobLocators);
+  }
+
+  /**
+   * Whether closing the connection closes its statements: not with Connector/J's
+   * {@code dontTrackOpenResources=true}, where a statement stays open until the application closes it.
+   */
+  public boolean tracksOpenResources() {
+    return tracksOpenResources;
+  }
+
+  /**
+   * With Connector/J's {@code queryTimeoutKillsConnection=true}, a statement whose query timeout expired
+   * ({@code e}, Connector/J's {@code MySQLTimeoutException}, also when it ended the statement's replica
+   * wait) closes the logical connection, as Connector/J closes its own: every later call fails as on a
+   * closed connection. Returns {@code e}.
+   */
+  private SQLException timedOut(SQLException e) {
+    if (timeoutKillsConnection && e instanceof java.sql.SQLTimeoutException && !closed) {
+      LOG.debug("[{}] a query timeout expired with queryTimeoutKillsConnection=true: the connection is closed",
+          cluster.name());
+      close();
+    }
+    return e;
   }
 
   /**
@@ -189,7 +218,12 @@ public final class Session {
    */
   public PhysicalConnection begin(Execution x) throws SQLException {
     checkOpen();
-    PhysicalConnection target = place(x);
+    PhysicalConnection target;
+    try {
+      target = place(x);
+    } catch (SQLException e) {
+      throw timedOut(e);
+    }
     if (last != x) {
       last = x; // stored only when it changes: see Execution's class comment
     }
@@ -251,7 +285,15 @@ public final class Session {
     if (closed) {
       throw e; // closed or aborted by another thread while the statement ran: nobody's failure
     }
-    return retries.after(x, e);
+    timedOut(e);
+    if (closed) {
+      throw e; // the query timeout closed the connection (queryTimeoutKillsConnection=true)
+    }
+    try {
+      return retries.after(x, e);
+    } catch (SQLException again) {
+      throw timedOut(again);
+    }
   }
 
   /**
@@ -346,6 +388,7 @@ public final class Session {
    * drops the replica connection without blaming the server, as {@link #retry} does.
    */
   public void linkFailed(PhysicalConnection on, SQLException e) {
+    timedOut(e);
     if (closed || !Sql.isBrokenLink(e)) {
       return;
     }

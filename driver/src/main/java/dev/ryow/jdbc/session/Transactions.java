@@ -25,12 +25,6 @@ public final class Transactions {
    * transaction stays on one server (and waits once), even when that was the primary after a failed wait.
    */
   private @Nullable PhysicalConnection readsOn;
-  /**
-   * SQL that may have changed the session's read-only mode ({@code SET SESSION TRANSACTION READ WRITE},
-   * {@code SET transaction_read_only = …}) ran on the primary since the flag was last set or read: the
-   * next {@link #readOnly()} asks the server, as Connector/J's {@code isReadOnly()} does.
-   */
-  private boolean readOnlyBySql;
 
   Transactions(PrimaryLink link, ReplicaSet replicas, ReadConsistency consistency, @Nullable TransactionLog log) {
     this.link = link;
@@ -63,7 +57,8 @@ public final class Transactions {
   @SuppressWarnings("ReferenceEquality") // the states are interned: identity is "unchanged"
   void ran(StatementKind kind, boolean onPrimary) {
     if (onPrimary && (kind == StatementKind.SET_SESSION || kind == StatementKind.SESSION_PIN)) {
-      readOnlyBySql = true;
+      // SET SESSION TRANSACTION READ WRITE, SET transaction_read_only = …: the next isReadOnly() asks the server
+      link.readOnlySqlRan();
     }
     if (kind == StatementKind.COMMIT || kind == StatementKind.ROLLBACK) {
       endTransaction();
@@ -198,30 +193,24 @@ public final class Transactions {
           "Cannot change read-only mode inside a transaction that has started; commit or roll back first", "25000");
     }
     state = next;
-    if (readOnlyBySql) {
-      link.readOnlyUnknown(); // SQL may have changed it on the server: the flag reaches it before the next statement
-      readOnlyBySql = false;
-    }
+    link.readOnlySet(readOnly); // it reaches the primary connection before its next statement
   }
 
   /**
-   * The read-only flag, as Connector/J answers {@code isReadOnly()}: the flag set through JDBC, or, after
-   * SQL that may have changed the session's mode ran on the primary, the primary's answer
-   * ({@code @@session.transaction_read_only}, one query), which the flag then follows (routing with it)
-   * unless a transaction has started.
+   * What Connector/J answers {@code isReadOnly()}: the session's mode. That is the flag set through JDBC
+   * until SQL that may change the mode ran on the primary; then the primary's answer
+   * ({@code @@session.transaction_read_only}, one query, remembered until such SQL runs again). The flag
+   * stays what the application set, as Connector/J's client-side flag does: it refuses writes
+   * ({@code S1009}) and routing follows it ({@link PrimaryReadOnly}).
    */
   public boolean readOnly() throws SQLException {
-    if (!readOnlyBySql) {
-      return state.readOnly();
+    Boolean known = link.readOnly().answer(state.readOnly());
+    if (known != null) {
+      return known;
     }
     syncPrimary();
     boolean onServer = link.connection().jdbc().isReadOnly();
-    link.readOnlyIs(onServer);
-    readOnlyBySql = false;
-    TransactionState next = state.withReadOnly(onServer);
-    if (next != null) {
-      state = next;
-    }
+    link.readOnlyServerSaid(onServer);
     return onServer;
   }
 

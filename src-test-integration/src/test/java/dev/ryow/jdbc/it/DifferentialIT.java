@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The gate that keeps "swap the URL and nothing else changes" true: generated sequences of JDBC calls
  * (plain, prepared and updatable statements, result-set navigation and metadata, warnings, errors,
- * batches, session variables, autocommit, commit, rollback, savepoints, read-only) run once through
+ * batches, session variables, autocommit, commit, rollback, savepoints, read-only by {@code setReadOnly}
+ * and by SQL, {@code isReadOnly()} then {@code setReadOnly(false)} as a pool's reset) run once through
  * plain Connector/J on the primary and once through {@code jdbc:ryow:} on defaults, each on its own
  * copy of the same table, with no lag. What the application sees of every call (results, update
  * counts, exception class, SQLState, error code and message, warnings) must be identical, call by call;
@@ -169,7 +170,21 @@ class DifferentialIT {
         w.statement = w.c.createStatement();
         return "closed statement: " + after;
       },
-      (w, k) -> "isolation " + w.c.getTransactionIsolation() + " catalog " + w.c.getCatalog().replace(w.table, "T"));
+      (w, k) -> "isolation " + w.c.getTransactionIsolation() + " catalog " + w.c.getCatalog().replace(w.table, "T"),
+      (w, k) -> {
+        // SQL that changes the session's read-only mode behind the flag (issue 42, item 1)
+        w.statement.execute(k % 2 == 0 ? "SET SESSION TRANSACTION READ WRITE" : "SET SESSION TRANSACTION READ ONLY");
+        return "sql read-only " + (k % 2) + " isReadOnly " + w.c.isReadOnly();
+      },
+      (w, k) -> {
+        // what a pool does on return: reads the flag, sets it back, and the next borrower writes
+        boolean was = w.c.isReadOnly();
+        if (!w.inTransaction) {
+          w.c.setReadOnly(false);
+        }
+        return "was " + was + " then insert " + outcome(() -> w.statement.executeUpdate(
+            w.sql("INSERT INTO T VALUES (" + (w.nextId++) + ", 3, 'reset')")));
+      });
 
   private static String rows(ResultSet rs) throws SQLException {
     StringBuilder b = new StringBuilder("[");
@@ -246,6 +261,62 @@ class DifferentialIT {
     }
     w.statement.close();
     return seen;
+  }
+
+  /**
+   * The query-timeout sequence (issue 42, item 2), with Connector/J's {@code queryTimeoutKillsConnection}
+   * off (the default) and on: a write, a read that times out, then whether the connection is closed
+   * (Connector/J closes its own from its timer thread: waited for, with a deadline) and whether the next
+   * calls run. A closed connection's error is compared by whether it failed: its message is the driver's
+   * own ({@code docs/connector-j.md}).
+   */
+  @Test
+  void timeoutSequencesAnswerAsConnectorJDoes() throws SQLException {
+    for (String parameters : List.of("", "queryTimeoutKillsConnection=true")) {
+      List<List<String>> seen = new ArrayList<>();
+      String plainUrl = "jdbc:mysql://" + Topology.HOST + ":" + PRIMARY_PORT + "/" + Topology.DATABASE + "?user="
+          + Topology.USER + "&password=" + Topology.PASSWORD + "&allowPublicKeyRetrieval=true"
+          + (parameters.isEmpty() ? "" : "&" + parameters);
+      for (String table : List.of(PLAIN_TABLE, RYOW_TABLE)) {
+        List<String> out = new ArrayList<>();
+        Connection c = table.equals(PLAIN_TABLE) ? DriverManager.getConnection(plainUrl)
+            : parameters.isEmpty() ? Topology.ryow() : Topology.ryow(parameters);
+        try (c) {
+          reset(c, table);
+          Statement s = c.createStatement();
+          out.add("insert " + outcome(() -> s.executeUpdate("INSERT INTO " + table + " VALUES (7, 70, 'x')")));
+          s.setQueryTimeout(1);
+          out.add("sleep " + outcome(() -> rows(s.executeQuery("SELECT SLEEP(20) FROM " + table + " WHERE id = 7")))
+              .replaceAll("^(\\w+) .*", "$1"));
+          if (!parameters.isEmpty()) {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (!c.isClosed() && System.nanoTime() < deadline) {
+              java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+            }
+          }
+          out.add("closed " + c.isClosed() + " statement closed " + s.isClosed());
+          out.add("next read " + ranOrFailed(() -> rows(s.executeQuery("SELECT id, v FROM " + table + " WHERE id = 7"))));
+          out.add("new statement " + ranOrFailed(c::createStatement));
+          out.add("autoCommit " + ranOrFailed(c::getAutoCommit));
+        }
+        seen.add(out);
+      }
+      System.out.printf("DifferentialIT timeout sequence (%s): %s%n", parameters.isEmpty() ? "defaults" : parameters,
+          seen.get(0));
+      assertThat(seen.get(1)).as("jdbc:ryow: against Connector/J, " + parameters).isEqualTo(seen.get(0));
+      assertThat(seen.get(0).get(2)).isEqualTo(parameters.isEmpty() ? "closed false statement closed false"
+          : "closed true statement closed true");
+    }
+  }
+
+  /** The result of {@code call}, or "failed" (for a closed connection, whose message is the driver's own). */
+  private static String ranOrFailed(Call call) {
+    try {
+      Object v = call.call();
+      return v instanceof Statement ? "statement" : String.valueOf(v);
+    } catch (SQLException e) {
+      return "failed";
+    }
   }
 
   @Test

@@ -297,6 +297,82 @@ class JdbcFidelityIT {
   }
 
   /**
+   * Issue 42, item 1: {@code setReadOnly(false)} after {@code isReadOnly()} re-read the session's mode
+   * reaches Connector/J's flag on the primary's connection, so the insert runs (the driver used to refuse
+   * it with S1009); before {@code setReadOnly(false)} the insert is refused as Connector/J refuses it. The
+   * rows are counted on the primary: one insert each through Connector/J and through the driver.
+   */
+  @Test
+  void setReadOnlyFalseAfterIsReadOnlyReReadTheSession() throws SQLException {
+    int[] id = {50};
+    List<String> seen = same("", (c, out) -> {
+      c.setReadOnly(true);
+      try (Statement s = c.createStatement()) {
+        s.execute("SET SESSION TRANSACTION READ WRITE");
+        out.add("isReadOnly " + c.isReadOnly());
+        out.add("insert before setReadOnly(false): "
+            + outcome(() -> s.executeUpdate("INSERT INTO " + TABLE + " VALUES (" + id[0]++ + ", 42)")));
+        c.setReadOnly(false);
+        out.add("insert: " + outcome(() -> s.executeUpdate("INSERT INTO " + TABLE + " VALUES (" + id[0]++ + ", 42)")));
+      }
+    });
+    assertThat(seen).containsExactly("isReadOnly false",
+        "insert before setReadOnly(false): SQLException S1009 Connection is read-only. Queries leading to data"
+            + " modification are not allowed.",
+        "insert: 1");
+    assertThat(primaryInt("SELECT COUNT(*) FROM " + TABLE + " WHERE v = 42")).isEqualTo(2);
+  }
+
+  /**
+   * Issue 42, item 1, through a HikariCP pool of read-only connections (its {@code readOnly=true}: it sets
+   * each connection read-only, and again on return when a borrower changed it). A borrower makes the
+   * session read-write with SQL, checks {@code isReadOnly()} (HikariCP passes it on while it has not set the
+   * flag itself), sets it back to false and writes: on the driver before the fix the insert failed with
+   * S1009. The pool's reset on return then reaches the driver as Connector/J: the next borrower's
+   * connection is read-only again. The same calls run through the pool over plain Connector/J; the inserts
+   * are counted on the primary.
+   */
+  @Test
+  void aPooledConnectionSetWritableAfterIsReadOnlyWritesAndIsResetOnReturn() throws SQLException {
+    String plainUrl = "jdbc:mysql://" + Topology.HOST + ":" + PRIMARY_PORT + "/" + Topology.DATABASE + "?user="
+        + Topology.USER + "&password=" + Topology.PASSWORD + "&allowPublicKeyRetrieval=true";
+    int id = 60;
+    List<List<String>> seen = new ArrayList<>();
+    for (String url : List.of(plainUrl, Topology.ryowUrl())) {
+      com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+      config.setPoolName("it-read-only-reset");
+      config.setJdbcUrl(url);
+      config.setReadOnly(true);
+      config.setMaximumPoolSize(1);
+      config.setMinimumIdle(1);
+      List<String> out = new ArrayList<>();
+      try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config)) {
+        int first = id++;
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+          out.add("borrowed isReadOnly " + c.isReadOnly());
+          s.execute("SET SESSION TRANSACTION READ WRITE");
+          out.add("after READ WRITE isReadOnly " + c.isReadOnly());
+          c.setReadOnly(false);
+          out.add("insert " + outcome(() -> s.executeUpdate("INSERT INTO " + TABLE + " VALUES (" + first + ", 43)")));
+        }
+        int second = id++;
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+          out.add("next borrower isReadOnly " + c.isReadOnly());
+          out.add("insert " + outcome(() -> s.executeUpdate("INSERT INTO " + TABLE + " VALUES (" + second + ", 43)")));
+          c.setReadOnly(false);
+          out.add("insert " + outcome(() -> s.executeUpdate("INSERT INTO " + TABLE + " VALUES (" + second + ", 43)")));
+        }
+      }
+      seen.add(out);
+    }
+    assertThat(seen.get(1)).as("jdbc:ryow: against Connector/J, through HikariCP").isEqualTo(seen.get(0));
+    assertThat(seen.get(0)).containsExactly("borrowed isReadOnly true", "after READ WRITE isReadOnly false",
+        "insert 1", "next borrower isReadOnly true", "insert SQLException S1009 Connection is read-only. Queries leading"
+            + " to data modification are not allowed.", "insert 1");
+    assertThat(primaryInt("SELECT COUNT(*) FROM " + TABLE + " WHERE v = 43")).isEqualTo(4);
+  }
+
+  /**
    * Defect 2: a parameter Connector/J refuses is refused by the setter, and a refused setter leaves
    * nothing behind that would fail the execution.
    */
