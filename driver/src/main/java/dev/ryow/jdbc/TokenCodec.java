@@ -195,7 +195,8 @@ public final class TokenCodec {
     if (!fits(w, r, pendingServers)) {
       throw new IllegalArgumentException(
           "A GTID set of " + (w.sourceCount() + r.sourceCount()) + " UUIDs and tags does not fit in a consistency token"
-              + " (ryow.tokenMaxLength=" + maxLength + ", ryow.tokenMaxIntervals=" + maxIntervals + "): raise them");
+              + " (" + RyowProperties.TOKEN_MAX_LENGTH.name() + "=" + maxLength + ", "
+              + RyowProperties.TOKEN_MAX_INTERVALS.name() + "=" + maxIntervals + "): raise them");
     }
     String text = text(w, r, pendingServers);
     byte[] k = key;
@@ -256,14 +257,16 @@ public final class TokenCodec {
     }
     if (token.length() > maxLength) {
       throw new InvalidTokenException(
-          "Consistency token is " + token.length() + " characters, more than ryow.tokenMaxLength=" + maxLength);
+          "Consistency token is " + token.length() + " characters, more than " + RyowProperties.TOKEN_MAX_LENGTH.name()
+              + "=" + maxLength);
     }
     String text = token;
     byte[] k = key;
     if (k != null) {
       int dot = token.lastIndexOf(SEPARATOR);
       if (dot < 0) {
-        throw new InvalidTokenException("Consistency token is not signed, and ryow.tokenKey requires a signature");
+        throw new InvalidTokenException(
+            "Consistency token is not signed, and " + RyowProperties.TOKEN_KEY.name() + " requires a signature");
       }
       text = token.substring(0, dot);
       byte[] given = token.substring(dot + 1).getBytes(StandardCharsets.US_ASCII);
@@ -294,8 +297,8 @@ public final class TokenCodec {
     Position reads = set(kind, second < 0 ? text.substring(first + 1) : text.substring(first + 1, second),
         maxIntervals - writes.intervalCount());
     if (writes.intervalCount() + reads.intervalCount() > maxIntervals) {
-      throw new InvalidTokenException("Malformed consistency token: more than ryow.tokenMaxIntervals=" + maxIntervals
-          + " intervals");
+      throw new InvalidTokenException("Malformed consistency token: more than "
+          + RyowProperties.TOKEN_MAX_INTERVALS.name() + "=" + maxIntervals + " intervals");
     }
     if (second < 0 && reads.isEmpty()) {
       throw new InvalidTokenException("Malformed consistency token: an empty reads part without servers");
@@ -329,7 +332,8 @@ public final class TokenCodec {
         }
         if (p.intervalCount() > Math.max(0, intervals)) {
           throw new InvalidTokenException(
-              "Malformed consistency token: more than ryow.tokenMaxIntervals=" + maxIntervals + " intervals");
+              "Malformed consistency token: more than " + RyowProperties.TOKEN_MAX_INTERVALS.name() + "=" + maxIntervals
+                  + " intervals");
         }
         return p;
       }

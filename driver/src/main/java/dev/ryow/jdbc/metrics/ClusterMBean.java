@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.metrics;
 
+import dev.ryow.jdbc.config.RyowProperties;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -246,7 +247,8 @@ public final class ClusterMBean implements DynamicMBean {
   private static MBeanInfo info() {
     List<OpenMBeanAttributeInfoSupport> attributes = new ArrayList<>();
     attributes.add(new OpenMBeanAttributeInfoSupport(
-        CLUSTER_NAME, "ryow.clusterName, or the primary's host:port", SimpleType.STRING, true, false, false));
+        CLUSTER_NAME, RyowProperties.CLUSTER_NAME.name() + ", or the primary's host:port", SimpleType.STRING, true, false,
+        false));
     METRICS.forEach((name, accessor) ->
         attributes.add(new OpenMBeanAttributeInfoSupport(name, accessor.description(), accessor.type(), true, false, false)));
     attributes.add(new OpenMBeanAttributeInfoSupport(

@@ -244,7 +244,7 @@ public final class ConnectorJ {
       if (ownGtid && !"OWN_GTID".equalsIgnoreCase(rs.getString(2))) {
         throw new SQLNonTransientConnectionException(
             "The primary " + host + " did not accept session_track_gtids=OWN_GTID (it reports '" + rs.getString(2)
-                + "'); use ryow.gtidCapture=query or allow the session variable.",
+                + "'); use " + RyowProperties.GTID_CAPTURE.name() + "=query or allow the session variable.",
             "08004");
       }
       return new ServerIdentity(rs.getString(3), rs.getInt(4), rs.getBoolean(5), ServerFlavor.MYSQL, gtids);

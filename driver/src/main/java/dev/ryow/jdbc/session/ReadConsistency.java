@@ -10,6 +10,7 @@ import dev.ryow.jdbc.cluster.ReadClock;
 import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.cluster.Watermark;
+import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.UnknownGtidPolicy;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.gtid.PositionKind;
@@ -425,7 +426,8 @@ public final class ReadConsistency {
     if (cluster.unknownGtids() == UnknownGtidPolicy.ERROR) {
       throw new SQLDataException(
           "[" + cluster.name() + "] this read must see GTIDs the primary has never executed (" + abbreviate(required)
-              + "): a forged or foreign consistency token, or writes lost in a failover. ryow.unknownGtids=error;"
+              + "): a forged or foreign consistency token, or writes lost in a failover. "
+              + RyowProperties.UNKNOWN_GTIDS.name() + "=error;"
               + " set it to primary to read on the primary instead.",
           "22023");
     }

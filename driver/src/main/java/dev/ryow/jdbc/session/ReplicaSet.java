@@ -477,7 +477,8 @@ final class ReplicaSet {
       }
       metrics.fallbackRejected();
       throw new SQLTransientException(
-          "No replica is reachable to serve this read stale (ryow.fallback/ryow.fallbackDegrade=stale): retry the read.",
+          "No replica is reachable to serve this read stale (" + RyowProperties.FALLBACK.name() + "/"
+              + RyowProperties.FALLBACK_DEGRADE.name() + "=stale): retry the read.",
           "HYT00");
     }
     metrics.fellBackToPrimary();
