@@ -1,5 +1,6 @@
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
+import dev.ryow.jdbc.web.FilterSetting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +13,9 @@ import java.nio.file.Path;
  * before compilation; the configuration processor merges the file into the starter's
  * {@code spring-configuration-metadata.json}. Names are the Spring (kebab-case) form of the driver's
  * names, as {@code dev.ryow.spring.boot.DriverSettingNames} binds them: {@code ryow.waitTimeout} is
- * {@code ryow.wait-timeout}; {@code ConfigurationMetadataTest} checks both against each other.
+ * {@code ryow.wait-timeout}; {@code ConfigurationMetadataTest} checks both against each other. The consistency
+ * filter's own settings ({@code ryow.web.header-name}, {@code ryow.web.cookie.*}...) come the same way from their one
+ * definition, {@link FilterSetting#ALL}.
  */
 public final class DriverPropertiesMetadata {
   private DriverPropertiesMetadata() {}
@@ -35,6 +38,14 @@ public final class DriverPropertiesMetadata {
       }
       json.append("\n    }");
       sep = ",\n";
+    }
+    for (FilterSetting<?> f : FilterSetting.ALL) {
+      json.append(sep).append("    {\n");
+      json.append("      \"name\": ").append(quote("ryow.web." + f.springName())).append(",\n");
+      json.append("      \"type\": \"java.lang.String\",\n");
+      json.append("      \"description\": ").append(quote(f.description() + " Filter init parameter " + f.parameter() + "."));
+      json.append(",\n      \"defaultValue\": ").append(quote(f.defaultText()));
+      json.append("\n    }");
     }
     json.append("\n  ],\n  \"hints\": [");
     sep = "\n";

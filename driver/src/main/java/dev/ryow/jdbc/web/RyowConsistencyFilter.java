@@ -165,26 +165,22 @@ public final class RyowConsistencyFilter implements Filter {
 
   @Override
   public void init(FilterConfig config) throws ServletException {
-    String header = config.getInitParameter("headerName");
-    if (header != null && !header.isBlank()) {
-      headerName = header.trim();
-    }
     try {
+      String header = parameter(config, FilterSetting.HEADER_NAME);
+      if (header != null) {
+        headerName = FilterSetting.HEADER_NAME.parse(header);
+      }
       cookie = cookieFrom(config, cookie);
+      String invalid = parameter(config, FilterSetting.INVALID_TOKEN_REJECTED);
+      if (invalid != null) {
+        rejectInvalid = FilterSetting.INVALID_TOKEN_REJECTED.parse(invalid);
+      }
     } catch (IllegalArgumentException e) {
-      throw new ServletException("Bad cookie setting for " + getClass().getSimpleName() + ": " + e.getMessage(), e);
+      throw new ServletException("Bad setting for " + getClass().getSimpleName() + ": " + e.getMessage(), e);
     }
     String caller = config.getInitParameter("callerHeader");
     if (caller != null && !caller.isBlank()) {
       callerHeader = caller.trim();
-    }
-    String invalid = config.getInitParameter("invalidToken");
-    if (invalid != null) {
-      switch (invalid.trim().toLowerCase(Locale.ROOT)) {
-        case "ignore" -> rejectInvalid = false;
-        case "reject" -> rejectInvalid = true;
-        default -> throw new ServletException("invalidToken must be 'ignore' or 'reject', not '" + invalid + "'");
-      }
     }
     String mode = config.getInitParameter("consistency");
     if (mode != null && !mode.isBlank()) {
@@ -205,53 +201,40 @@ public final class RyowConsistencyFilter implements Filter {
     }
   }
 
-  private static @Nullable TokenCookie cookieFrom(FilterConfig config, @Nullable TokenCookie configured)
-      throws ServletException {
-    String name = config.getInitParameter("cookieName");
-    TokenCookie c = name != null && !name.isBlank() ? TokenCookie.named(name.trim()) : configured;
+  /** The init parameter of {@code setting}, or null when it is absent or blank. */
+  private static @Nullable String parameter(FilterConfig config, FilterSetting<?> setting) {
+    String text = config.getInitParameter(setting.parameter());
+    return text == null || text.isBlank() ? null : text;
+  }
+
+  /** The cookie the init parameters describe: {@code configured} (or a new one, named) with the attributes given. */
+  private static @Nullable TokenCookie cookieFrom(FilterConfig config, @Nullable TokenCookie configured) {
+    String name = parameter(config, FilterSetting.COOKIE_NAME);
+    TokenCookie c = name != null ? TokenCookie.named(FilterSetting.COOKIE_NAME.parse(name)) : configured;
     if (c == null) {
       return null;
     }
-    String path = config.getInitParameter("cookiePath");
-    if (path != null && !path.isBlank()) {
-      c = c.path(path.trim());
+    String path = parameter(config, FilterSetting.COOKIE_PATH);
+    if (path != null) {
+      c = c.path(FilterSetting.COOKIE_PATH.parse(path));
     }
-    String httpOnly = config.getInitParameter("cookieHttpOnly");
-    if (httpOnly != null && !httpOnly.isBlank()) {
-      c = c.httpOnly(booleanParameter("cookieHttpOnly", httpOnly));
+    String httpOnly = parameter(config, FilterSetting.COOKIE_HTTP_ONLY);
+    if (httpOnly != null) {
+      c = c.httpOnly(FilterSetting.COOKIE_HTTP_ONLY.parse(httpOnly));
     }
-    String secure = config.getInitParameter("cookieSecure");
-    if (secure != null && !secure.isBlank()) {
-      c = c.secure(booleanParameter("cookieSecure", secure));
+    String secure = parameter(config, FilterSetting.COOKIE_SECURE);
+    if (secure != null) {
+      c = c.secure(FilterSetting.COOKIE_SECURE.parse(secure));
     }
-    String sameSite = config.getInitParameter("cookieSameSite");
-    if (sameSite != null && !sameSite.isBlank()) {
-      c = c.sameSite(sameSite.trim());
+    String sameSite = parameter(config, FilterSetting.COOKIE_SAME_SITE);
+    if (sameSite != null) {
+      c = c.sameSite(FilterSetting.COOKIE_SAME_SITE.parse(sameSite));
     }
-    if (config.getInitParameter("cookieMaxAge") != null) {
-      c = c.maxAge(Duration.ofSeconds(intParameter(config, "cookieMaxAge", 0)));
+    String maxAge = parameter(config, FilterSetting.COOKIE_MAX_AGE);
+    if (maxAge != null) {
+      c = c.maxAge(FilterSetting.COOKIE_MAX_AGE.parse(maxAge));
     }
     return c;
-  }
-
-  private static boolean booleanParameter(String name, String text) throws ServletException {
-    return switch (text.trim().toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new ServletException(name + " must be true or false, not '" + text + "'");
-    };
-  }
-
-  private static int intParameter(FilterConfig config, String name, int defaultValue) throws ServletException {
-    String text = config.getInitParameter(name);
-    if (text == null || text.isBlank()) {
-      return defaultValue;
-    }
-    try {
-      return Integer.parseInt(text.trim());
-    } catch (NumberFormatException e) {
-      throw new ServletException(name + " must be an integer, not '" + text + "'", e);
-    }
   }
 
   @Override

@@ -8,8 +8,10 @@ import org.jspecify.annotations.Nullable;
  * How {@link RyowConsistencyFilter} carries the token in a cookie: its name and attributes. Immutable;
  * start from {@link #named(String)} and change one attribute at a time.
  *
- * <p>Defaults: path {@code /}, {@code HttpOnly}, not {@code Secure}, no {@code SameSite} attribute,
- * no {@code Max-Age} (a browser-session cookie).
+ * <p>Defaults, those of {@link FilterSetting} (the filter's init parameters and the starter's
+ * {@code ryow.web.cookie.*}): path {@code /}, {@code HttpOnly}, not {@code Secure}, {@code SameSite=Lax},
+ * {@code Max-Age} 5 minutes counted from the last response that changed the token (the token matters only
+ * while replicas may lag behind that write).
  */
 public final class TokenCookie {
   private final String name;
@@ -37,7 +39,9 @@ public final class TokenCookie {
 
   /** A cookie called {@code name} with the default attributes. */
   public static TokenCookie named(String name) {
-    return new TokenCookie(name, "/", true, false, null, null);
+    return new TokenCookie(name, FilterSetting.COOKIE_PATH.defaultValue(), FilterSetting.COOKIE_HTTP_ONLY.defaultValue(),
+        FilterSetting.COOKIE_SECURE.defaultValue(), FilterSetting.COOKIE_SAME_SITE.defaultValue(),
+        FilterSetting.COOKIE_MAX_AGE.defaultValue());
   }
 
   /** The same cookie with {@code Path=path}. */

@@ -1,5 +1,6 @@
 package dev.ryow.spring.boot;
 
+import dev.ryow.jdbc.web.FilterSetting;
 import dev.ryow.jdbc.web.HttpTokens;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
@@ -33,9 +35,11 @@ public class RyowClientAutoConfiguration {
   /** The interceptor, with the starter's codec and header. */
   @Bean
   @ConditionalOnMissingBean
-  RyowClientHttpRequestInterceptor ryowClientHttpRequestInterceptor(RyowStarterProperties properties, RyowSettings settings) {
+  RyowClientHttpRequestInterceptor ryowClientHttpRequestInterceptor(RyowStarterProperties properties, RyowSettings settings,
+      Environment environment) {
     return new RyowClientHttpRequestInterceptor(HttpTokens.of(
-        settings.tokenCodec(), properties.getWeb().getHeaderName(), properties.getClient().isMergeResponse()));
+        settings.tokenCodec(), FilterSettingsBinder.of(environment).value(FilterSetting.HEADER_NAME),
+        properties.getClient().isMergeResponse()));
   }
 
   /** Adds the interceptor to the application's RestTemplate and RestClient.Builder beans. */

@@ -1,10 +1,7 @@
 package dev.ryow.spring.boot;
 
-import dev.ryow.jdbc.web.RyowConsistencyFilter;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
@@ -62,24 +59,18 @@ public final class RyowStarterProperties {
     HEADER
   }
 
-  /** What the filter does with a token it cannot accept (malformed, too large, unsigned or forged). */
-  public enum InvalidToken {
-    /** Drop it and serve the request with an empty scope. */
-    IGNORE,
-    /** Answer 400. */
-    REJECT
-  }
-
-  /** {@code ryow.web.*}: the servlet filter that carries read-your-writes across instances. */
+  /**
+   * {@code ryow.web.*}: the servlet filter that carries read-your-writes across instances. The settings of the
+   * filter itself ({@code ryow.web.header-name}, {@code ryow.web.invalid-token}, {@code ryow.web.cookie.*}) are
+   * not fields here: they are the filter's own definitions ({@link dev.ryow.jdbc.web.FilterSetting}), bound by
+   * {@link FilterSettingsBinder} with the filter's defaults and messages.
+   */
   public static final class Web {
     /** Whether to register the consistency filter (servlet web applications). */
     private boolean enabled = true;
 
     /** Where the token travels: a cookie (browsers) or a header (API clients). */
     private Transport transport = Transport.COOKIE;
-
-    /** The request and response header, with transport=header. */
-    private String headerName = RyowConsistencyFilter.DEFAULT_HEADER;
 
     /**
      * Whether the filter also serves calling services (ryow.client on the caller): with transport=cookie, a
@@ -88,8 +79,6 @@ public final class RyowStarterProperties {
      */
     private boolean serviceCalls = true;
 
-    /** What to do with a token the filter cannot accept. */
-    private InvalidToken invalidToken = InvalidToken.IGNORE;
 
     /** URL patterns the filter applies to. */
     private List<String> urlPatterns = new ArrayList<>(List.of("/*"));
@@ -97,7 +86,6 @@ public final class RyowStarterProperties {
     /** Order of the filter in the chain: early, so that everything after it reads inside the request's scope. */
     private int order = Ordered.HIGHEST_PRECEDENCE + 20;
 
-    private final Cookie cookie = new Cookie();
 
     /** Whether the filter is registered. */
     public boolean isEnabled() {
@@ -119,16 +107,6 @@ public final class RyowStarterProperties {
       this.transport = transport;
     }
 
-    /** The header, with transport=header. */
-    public String getHeaderName() {
-      return headerName;
-    }
-
-    /** Sets the header. */
-    public void setHeaderName(String headerName) {
-      this.headerName = headerName;
-    }
-
     /** Whether the filter serves calling services in the header with transport=cookie. */
     public boolean isServiceCalls() {
       return serviceCalls;
@@ -137,16 +115,6 @@ public final class RyowStarterProperties {
     /** Serves calling services in the header, or not. */
     public void setServiceCalls(boolean serviceCalls) {
       this.serviceCalls = serviceCalls;
-    }
-
-    /** What happens to a token the filter cannot accept. */
-    public InvalidToken getInvalidToken() {
-      return invalidToken;
-    }
-
-    /** Sets what happens to a token the filter cannot accept. */
-    public void setInvalidToken(InvalidToken invalidToken) {
-      this.invalidToken = invalidToken;
     }
 
     /** The URL patterns. */
@@ -169,94 +137,6 @@ public final class RyowStarterProperties {
       this.order = order;
     }
 
-    /** The cookie, with transport=cookie. */
-    public Cookie getCookie() {
-      return cookie;
-    }
-  }
-
-  /** {@code ryow.web.cookie.*}: the token cookie. */
-  public static final class Cookie {
-    /** Name of the cookie. */
-    private String name = "RYOW_TOKEN";
-
-    /** Path of the cookie. */
-    private String path = "/";
-
-    /** Whether the cookie is HttpOnly (scripts never need the token). */
-    private boolean httpOnly = true;
-
-    /** Whether the cookie is Secure (sent over HTTPS only); set it behind TLS. */
-    private boolean secure;
-
-    /** SameSite attribute of the cookie (Lax, Strict or None); empty for none. */
-    private @Nullable String sameSite = "Lax";
-
-    /**
-     * Max-Age of the cookie, counted from the last response that changed the token (a write). The token
-     * matters only while replicas may lag behind that write: minutes are plenty.
-     */
-    private Duration maxAge = Duration.ofMinutes(5);
-
-    /** The cookie's name. */
-    public String getName() {
-      return name;
-    }
-
-    /** Sets the cookie's name. */
-    public void setName(String name) {
-      this.name = name;
-    }
-
-    /** The cookie's path. */
-    public String getPath() {
-      return path;
-    }
-
-    /** Sets the cookie's path. */
-    public void setPath(String path) {
-      this.path = path;
-    }
-
-    /** Whether the cookie is HttpOnly. */
-    public boolean isHttpOnly() {
-      return httpOnly;
-    }
-
-    /** Sets HttpOnly. */
-    public void setHttpOnly(boolean httpOnly) {
-      this.httpOnly = httpOnly;
-    }
-
-    /** Whether the cookie is Secure. */
-    public boolean isSecure() {
-      return secure;
-    }
-
-    /** Sets Secure. */
-    public void setSecure(boolean secure) {
-      this.secure = secure;
-    }
-
-    /** The SameSite attribute, or null. */
-    public @Nullable String getSameSite() {
-      return sameSite;
-    }
-
-    /** Sets the SameSite attribute. */
-    public void setSameSite(@Nullable String sameSite) {
-      this.sameSite = sameSite;
-    }
-
-    /** The cookie's Max-Age. */
-    public Duration getMaxAge() {
-      return maxAge;
-    }
-
-    /** Sets the cookie's Max-Age. */
-    public void setMaxAge(Duration maxAge) {
-      this.maxAge = maxAge;
-    }
   }
 
   /** {@code ryow.messaging.*}: the token in messages (Spring Kafka, Spring AMQP). */

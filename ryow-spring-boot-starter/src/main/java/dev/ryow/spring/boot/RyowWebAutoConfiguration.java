@@ -1,7 +1,7 @@
 package dev.ryow.spring.boot;
 
 import dev.ryow.jdbc.web.RyowConsistencyFilter;
-import dev.ryow.jdbc.web.TokenCookie;
+import dev.ryow.jdbc.web.FilterSetting;
 import jakarta.servlet.DispatcherType;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 
 /**
  * Registers {@link RyowConsistencyFilter} in servlet web applications, so that a user's reads see that
@@ -35,25 +36,22 @@ public class RyowWebAutoConfiguration {
   /** The consistency filter, registered for {@code ryow.web.url-patterns} at {@code ryow.web.order}. */
   @Bean(FILTER_NAME)
   @ConditionalOnMissingBean(value = RyowConsistencyFilter.class, parameterizedContainer = FilterRegistrationBean.class)
-  FilterRegistrationBean<RyowConsistencyFilter> ryowConsistencyFilter(RyowStarterProperties properties, RyowSettings settings) {
+  FilterRegistrationBean<RyowConsistencyFilter> ryowConsistencyFilter(RyowStarterProperties properties, RyowSettings settings,
+      Environment environment) {
     RyowStarterProperties.Web web = properties.getWeb();
+    FilterSettingsBinder filterSettings = FilterSettingsBinder.of(environment);
+    String header = filterSettings.value(FilterSetting.HEADER_NAME);
     RyowConsistencyFilter.Builder filter = RyowConsistencyFilter.builder()
         .codec(settings.tokenCodec())
-        .rejectInvalidTokens(web.getInvalidToken() == RyowStarterProperties.InvalidToken.REJECT)
+        .rejectInvalidTokens(filterSettings.value(FilterSetting.INVALID_TOKEN_REJECTED))
         .scopeMode(settings.requestScopeMode());
     if (web.getTransport() == RyowStarterProperties.Transport.COOKIE) {
-      RyowStarterProperties.Cookie c = web.getCookie();
-      filter.header(null).cookie(TokenCookie.named(c.getName())
-          .path(c.getPath())
-          .httpOnly(c.isHttpOnly())
-          .secure(c.isSecure())
-          .sameSite(c.getSameSite())
-          .maxAge(c.getMaxAge()));
+      filter.header(null).cookie(filterSettings.cookie());
       if (web.isServiceCalls()) {
-        filter.callerHeader(web.getHeaderName());
+        filter.callerHeader(header);
       }
     } else {
-      filter.header(web.getHeaderName());
+      filter.header(header);
     }
     if (!settings.tokensSigned()) {
       LoggerFactory.getLogger(RyowWebAutoConfiguration.class).warn("ryow.token-key is not set: consistency tokens are"

@@ -1,5 +1,6 @@
 package dev.ryow.spring.boot;
 
+import dev.ryow.jdbc.web.FilterSetting;
 import dev.ryow.jdbc.web.HttpTokens;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -29,9 +31,11 @@ public class RyowWebClientAutoConfiguration {
   /** The filter, with the starter's codec and header. */
   @Bean
   @ConditionalOnMissingBean
-  RyowExchangeFilterFunction ryowExchangeFilterFunction(RyowStarterProperties properties, RyowSettings settings) {
+  RyowExchangeFilterFunction ryowExchangeFilterFunction(RyowStarterProperties properties, RyowSettings settings,
+      Environment environment) {
     return new RyowExchangeFilterFunction(HttpTokens.of(
-        settings.tokenCodec(), properties.getWeb().getHeaderName(), properties.getClient().isMergeResponse()));
+        settings.tokenCodec(), FilterSettingsBinder.of(environment).value(FilterSetting.HEADER_NAME),
+        properties.getClient().isMergeResponse()));
   }
 
   /** Adds the filter and the scope capture to the application's WebClient.Builder beans. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.config.RyowProperty;
+import dev.ryow.jdbc.web.FilterSetting;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -53,6 +54,17 @@ class ConfigurationMetadataTest {
       }
       assertThat(m.getHints().getValueHints().stream().map(ValueHint::getValue).map(String::valueOf).toList())
           .as(name).isEqualTo(p.choices());
+    }
+  }
+
+  @Test
+  void everyFilterSettingIsThereWithTheFiltersDefault() throws Exception {
+    Map<String, ConfigurationMetadataProperty> all = properties();
+    for (FilterSetting<?> f : FilterSetting.ALL) {
+      String name = "ryow.web." + f.springName();
+      assertThat(all).as(name).containsKey(name);
+      assertThat(String.valueOf(all.get(name).getDefaultValue())).as(name).isEqualTo(f.defaultText());
+      assertThat(all.get(name).getDescription()).as(name).startsWith(f.description()).contains(f.parameter());
     }
   }
 

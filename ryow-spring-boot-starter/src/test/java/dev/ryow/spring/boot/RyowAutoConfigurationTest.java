@@ -228,6 +228,26 @@ class RyowAutoConfigurationTest {
         });
   }
 
+  @Test
+  void theFiltersSettingsFailAsTheFiltersInitParametersDo() {
+    StarterContexts.web().withPropertyValues("spring.datasource.url=" + URL, "ryow.web.cookie.max-age=5w")
+        .run(context -> assertFailure(context, "cookieMaxAge (ryow.web.cookie.max-age) must be whole seconds, a whole"
+            + " number with ms, s, m, h or d, or ISO-8601 (PT5M), at most 2147483647 s, not '5w'"));
+    StarterContexts.web().withPropertyValues("spring.datasource.url=" + URL, "ryow.web.invalid-token=drop")
+        .run(context -> assertFailure(context, "invalidToken (ryow.web.invalid-token) must be 'ignore' or 'reject', not 'drop'"));
+    StarterContexts.web()
+        .withPropertyValues("spring.datasource.url=" + URL, "ryow.web.cookie.same-site=", "ryow.web.cookie.max-age=PT1M")
+        .run(context -> {
+          MockHttpServletResponse response = new MockHttpServletResponse();
+          filter(context).doFilter(new MockHttpServletRequest("POST", "/items"), response,
+              (req, resp) -> ConsistencyScope.current().advance(GtidSet.parse(A + ":3")));
+          Cookie cookie = response.getCookie("RYOW_TOKEN");
+          assertThat(cookie).isNotNull();
+          assertThat(cookie.getAttribute("SameSite")).as("empty: none").isNull();
+          assertThat(cookie.getMaxAge()).isEqualTo(60);
+        });
+  }
+
   private static void assertFailure(AssertableWebApplicationContext context, String message) {
     assertThat(context).hasFailed();
     assertThat(rootMessages(context)).contains(message);
