@@ -16,7 +16,6 @@ import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.sql.StatementKind;
-import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.concurrent.Executor;
@@ -257,24 +256,14 @@ public final class Session {
       transactions.readsOn(r);
     }
     if (deferWait) {
-      x.pipeline(replicas.deferredWait(r), waitSeconds(replicas.deferredWaitMillis(), x.deadlineNanos()));
+      // WaitBudget.EXPIRED becomes 1 ms: the statement's own timer (StatementTimeouts.within) then ends it
+      x.pipeline(replicas.deferredWait(r),
+          cluster.waitSeconds(WaitBudget.millis(replicas.deferredWaitMillis(), x.deadlineNanos(), System.nanoTime())));
     }
     if (LOG.isTraceEnabled()) {
       LOG.trace("[{}] {} statement runs on {}", cluster.name(), x.kind(), r);
     }
     return x.runOn(r, false);
-  }
-
-  /**
-   * The seconds the pipelined wait may take: {@code boundMillis} (the replica's wait bound), or less when
-   * the statement's query timeout ends sooner (the timeout also covers the query).
-   */
-  private BigDecimal waitSeconds(long boundMillis, long deadlineNanos) {
-    if (deadlineNanos == 0) {
-      return cluster.waitSeconds(boundMillis);
-    }
-    long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
-    return cluster.waitSeconds(Math.min(leftMillis, boundMillis));
   }
 
   /**
