@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.ServerRole;
@@ -217,6 +218,7 @@ public final class Session {
    */
   public PhysicalConnection begin(Execution x) throws SQLException {
     checkOpen();
+    x.scope(ConsistencyScope.current()); // the one look-up of the thread's scope for this execution
     PhysicalConnection target;
     try {
       target = place(x);
@@ -300,7 +302,7 @@ public final class Session {
     }
     boolean onPrimary = on == link.connection();
     if (x.replicaRoute && consistency.monotonicReads() && kind != StatementKind.WRITE) {
-      consistency.readCompleted(on);
+      consistency.readCompleted(on, x.scope());
     }
     boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
     if (!onPrimary) {
