@@ -30,6 +30,8 @@ import java.util.SplittableRandom;
  *       cases lists the primary and that replica only: with two replicas that both have what a read
  *       needs, ryow may move reads between them (seen: after a run of 33,000 pairs, the connection's
  *       next read ran on the other replica), and the raw side would then read from another server.
+ *   <li>{@code replicaPrepareEach}: as {@code replicaKnownWatermark}, but the select is prepared, bound, run
+ *       and closed on every call, as pools and ORMs do.
  * </ul>
  *
  * <p>Method: per case, a warm-up of pairs, then {@link Plan#blocks} blocks of {@link Plan#pairsPerBlock}
@@ -157,7 +159,7 @@ public final class RoundTripPairs {
 
   private RoundTripPairs() {}
 
-  /** Runs the four cases and prints the table. */
+  /** Runs the five cases and prints the table. */
   public static void main(String[] args) throws SQLException {
     int warmup = Plan.FULL.warmupPairs();
     int blocks = Plan.FULL.blocks();
@@ -179,7 +181,7 @@ public final class RoundTripPairs {
     System.out.println(String.join("\n", md));
   }
 
-  /** Runs the four cases against {@code t}. */
+  /** Runs the five cases against {@code t}. */
   static List<CaseResult> run(Topology t, Plan plan) throws SQLException {
     Topology.exec(t.mysqlUrl(t.primary()),
         "CREATE TABLE IF NOT EXISTS " + TABLE + " (id BIGINT PRIMARY KEY, v INT NOT NULL)",
@@ -216,9 +218,22 @@ public final class RoundTripPairs {
               + " times; the case is about reads that need no wait");
         }
         results.add(r);
+        if (wrote) {
+          // An application's or pool's pattern: the read prepared, bound, run and closed each time (issue 40:
+          // each prepare of a read cost a second statement on the primary, which checked its setters).
+          results.add(measure(t, "replicaPrepareEach", replica, raw, ryow,
+              () -> prepareAndRead(raw), () -> prepareAndRead(ryow), plan));
+        }
       }
     }
     return results;
+  }
+
+  /** Prepares the replica select on {@code c}, binds it, runs it, reads it and closes it. */
+  private static int prepareAndRead(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(REPLICA_SELECT)) {
+      return read(ps);
+    }
   }
 
   /**

@@ -705,6 +705,12 @@ public final class Workload {
         MetricsSnapshot a = driverAfter.get();
         stalledSkips = a.stalledSkips() - b.stalledSkips();
         driverReads = a.replicaReads() + a.primaryReads() - b.replicaReads() - b.primaryReads();
+        long waits = a.waits() - b.waits();
+        long positionReads = a.positionReads() - b.positionReads();
+        log.println(String.format(Locale.ROOT, "    driver: %d reads, %d waits (%.3f per read, %.3f per page), %d position"
+            + " reads (%.3f per read), %d stalled skips", driverReads, waits, (double) waits / Math.max(1, driverReads),
+            (double) waits / Math.max(1, iterations.sum()), positionReads, (double) positionReads / Math.max(1, driverReads),
+            stalledSkips));
       }
       long[] byReplica = new long[after.replicaReadsByServer.length];
       for (int i = 0; i < byReplica.length; i++) {

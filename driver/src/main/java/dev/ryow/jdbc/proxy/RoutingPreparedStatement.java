@@ -32,6 +32,8 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   private @Nullable PhysicalConnection pipelinedOwner;
   /** The physical statement that holds every recorded parameter (the {@link #checker()}, or the last replayed onto). */
   private @Nullable PreparedStatement holdsParameters;
+  /** The primary connection whose shared checker took this read's parameters ({@link #checker()}), if any. */
+  private @Nullable PhysicalConnection checkedOn;
 
   private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind)
       throws SQLException {
@@ -228,6 +230,11 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   @Override
   void forgetPhysical() {
     super.forgetPhysical();
+    PhysicalConnection checked = checkedOn;
+    if (checked != null) {
+      checked.releaseParameterChecker(sql);
+      checkedOn = null;
+    }
     pipelined = null;
     recorder.clear();
     holdsParameters = null;
@@ -263,19 +270,37 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   }
 
   /**
-   * The primary's physical statement, which takes each parameter in the setter as Connector/J does
-   * (its checks: the index against the placeholders, values it refuses), before it is recorded: with
-   * client-side prepared statements (Connector/J's default) that costs no round trip. Null with
-   * server-side ones ({@code useServerPrepStmts=true}: preparing on the primary is a round trip), or while
-   * the primary connection is closed (the execution replaces it): their parameters are checked at execution.
+   * The statement that takes each parameter in the setter as Connector/J does (its checks: the index against
+   * the placeholders, values it refuses), before it is recorded: with client-side prepared statements
+   * (Connector/J's default) that costs no round trip. A statement that runs on the primary (not a read) is
+   * checked by its own primary statement, which then holds the values for its execution; a read, which runs
+   * on a replica, by the primary connection's shared checker of its text ({@link PhysicalConnection#parameterChecker}),
+   * so that no second statement is prepared for each prepare of a read. Null with server-side ones
+   * ({@code useServerPrepStmts=true}: preparing on the primary is a round trip), or while the primary
+   * connection is closed (the execution replaces it): their parameters are checked at execution.
    */
   @Override
   public @Nullable PreparedStatement checker() throws SQLException {
     PhysicalConnection p = session.primary();
-    PreparedStatement checker = session.clientSidePrepare() && !p.isClosed() ? statementOn(p) : null;
-    if (checker != holdsParameters) { // it holds them all only if it lacks nothing recorded before
-      holdsParameters = checker != null && recorder.isEmpty() ? checker : null;
+    if (!session.clientSidePrepare() || p.isClosed()) {
+      if (holdsParameters != null) {
+        holdsParameters = null; // a value recorded unchecked: no physical statement holds every value now
+      }
+      return null;
     }
-    return checker;
+    if (kind == StatementKind.READ) {
+      if (holdsParameters != null) {
+        holdsParameters = null; // the shared checker holds nothing for an execution
+      }
+      if (checkedOn != p) {
+        checkedOn = p;
+      }
+      return p.parameterChecker(sql);
+    }
+    PreparedStatement own = statementOn(p);
+    if (own != holdsParameters) { // it holds them all only if it lacks nothing recorded before
+      holdsParameters = recorder.isEmpty() ? own : null;
+    }
+    return own;
   }
 }

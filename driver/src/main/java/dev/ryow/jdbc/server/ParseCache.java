@@ -7,9 +7,9 @@ import java.util.Properties;
  * ({@code cachePrepStmts}), switched on for the driver's physical connections unless the application
  * decided about it.
  *
- * <p>A logical prepared statement that reads costs two physical ones: the primary's, which checks each
- * parameter in its setter as Connector/J does, and the one on the replica that runs it (with the pipelined
- * wait in front of the text when it waits). Each is a client-side prepared statement, and Connector/J parses
+ * <p>A logical prepared statement that reads costs a physical one on the replica that runs it (with the
+ * pipelined wait in front of the text when it waits), and the primary connection's checker of its text
+ * ({@link ParameterCheckers}, once per connection). Each is a client-side prepared statement, and Connector/J parses
  * its text again every time unless {@code cachePrepStmts} is on; ORMs and pools prepare the same few texts
  * for every execution. The cache keeps only the parse (an immutable description of the text, per
  * connection, the least recently used dropped first); statements themselves are not reused, so nothing an

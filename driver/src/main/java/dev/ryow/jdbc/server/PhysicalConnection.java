@@ -90,6 +90,8 @@ public final class PhysicalConnection implements AutoCloseable {
   private volatile boolean waiting;
   private volatile boolean waitCancelled;
   private volatile boolean broken;
+  /** Used on the primary's connections only (a few empty collections elsewhere). */
+  private final ParameterCheckers checkers = new ParameterCheckers();
 
   PhysicalConnection(
       Connection connection,
@@ -457,6 +459,20 @@ public final class PhysicalConnection implements AutoCloseable {
     } finally {
       waitLock.unlock();
     }
+  }
+
+  /**
+   * A client-side prepared statement of {@code sql} on this connection that only checks parameters in
+   * their setters, as Connector/J does, shared by the logical statements of the text and never executed
+   * ({@link ParameterCheckers}).
+   */
+  public PreparedStatement parameterChecker(String sql) throws SQLException {
+    return checkers.of(connection, sql);
+  }
+
+  /** A logical statement that used the checker of {@code sql} closed: drops what its setters left there. */
+  public void releaseParameterChecker(String sql) {
+    checkers.release(sql);
   }
 
   /** Records that a statement on this connection failed with a connection failure: it must not be used again. */

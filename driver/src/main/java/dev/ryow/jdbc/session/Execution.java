@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
@@ -39,6 +40,8 @@ public class Execution implements PipelinedWait.Request {
   private BigDecimal waitSeconds = BigDecimal.ZERO;
   /** The router sent it to the replicas (it may still have been placed on the primary). */
   boolean replicaRoute;
+  /** The consistency scope bound to the thread when it began ({@link Session#begin}): looked up once per execution. */
+  private @Nullable ConsistencyScope scope;
 
   /** The database its statement was created in (a transaction replay runs it there). */
   private @Nullable String database;
@@ -96,6 +99,18 @@ public class Execution implements PipelinedWait.Request {
     }
     this.replicaRoute = false;
     return this;
+  }
+
+  /** Records the scope bound to the thread as the execution begins (stored only when it changes). */
+  final void scope(@Nullable ConsistencyScope current) {
+    if (scope != current) {
+      scope = current;
+    }
+  }
+
+  /** The consistency scope bound to the thread when the execution began, null for none. */
+  final @Nullable ConsistencyScope scope() {
+    return scope;
   }
 
   /** What the statement runs as: its classification, or {@link StatementKind#WRITE} once {@link #ranAsWrite}. */

@@ -346,8 +346,11 @@ public final class ReadConsistency {
     return split.missing().isEmpty() || !split.readOnly() ? split : null;
   }
 
-  /** A read the router sent to the replicas ran on {@code on}: it joins the read watermarks. */
-  void readCompleted(PhysicalConnection on) {
+  /**
+   * A read the router sent to the replicas ran on {@code on}: it joins the read watermarks, and those of
+   * {@code scope}, the scope its execution began in.
+   */
+  void readCompleted(PhysicalConnection on, @Nullable ConsistencyScope scope) {
     String uuid = on.identity().serverUuid();
     if (uuid == null) {
       return;
@@ -355,7 +358,6 @@ public final class ReadConsistency {
     long now = ReadClock.completed();
     reads.observed(uuid, now);
     cluster.jvmReads().observed(uuid, now);
-    ConsistencyScope scope = ConsistencyScope.current();
     if (scope != null) {
       scope.reads().observed(uuid, now);
     }

@@ -42,7 +42,7 @@ final class ReadPlacer {
    * Records where it was placed.
    */
   @Nullable PhysicalConnection replicaFor(Execution x, @Nullable ReplicaEndpoint exclude, boolean deferWait) throws SQLException {
-    ConsistencyScope scope = ConsistencyScope.current();
+    ConsistencyScope scope = x.scope();
     ConsistencyMode mode = consistency.effectiveMode(scope);
     boolean autoCommit = transactions.state().autoCommit();
     boolean reusable = scope == null && exclude == null && autoCommit;

@@ -344,7 +344,7 @@ final class ReplicaSet {
     WaitOutcome outcome;
     long t0 = System.nanoTime();
     try {
-      outcome = waits.run(c, watermark, deadlineNanos);
+      outcome = waits.run(c, watermark, cluster.waitBoundMillis(e), deadlineNanos);
     } finally {
       e.exitWait();
       lastWaitNanos = Math.max(1, System.nanoTime() - t0);
@@ -358,6 +358,7 @@ final class ReplicaSet {
     }
     if (outcome == WaitOutcome.TIMED_OUT) {
       metrics.waitTimedOut();
+      e.waitCut(); // as a deferred wait's: a wait the learned bound cut backs the next bound off
       e.waitMissed(true, watermark);
     } else {
       metrics.waitFailed();

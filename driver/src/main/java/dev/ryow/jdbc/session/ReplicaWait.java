@@ -9,8 +9,9 @@ import java.math.BigDecimal;
 import java.sql.SQLException;
 
 /**
- * One read's wait on one replica, bounded by what the caller allows: {@code ryow.waitTimeout}, but
- * never beyond the statement's query timeout (the server is given the smaller of the two; when the
+ * One read's wait on one replica, bounded by what the caller allows: the replica's wait bound (learned,
+ * at most {@code ryow.waitTimeout}), but never beyond the statement's query timeout ({@link WaitBudget}:
+ * the server is given the smaller of the two; when the
  * query timeout runs out during the wait, the statement fails as Connector/J's timed-out statements do).
  * A wait longer than {@value #SLICE_MILLIS} ms is sent in slices of at most that, so that a thread
  * interrupt ends it promptly (the wait then counts as unfinished and the fallback applies; the interrupt
@@ -33,30 +34,25 @@ final class ReplicaWait {
   /**
    * Waits on {@code c} until it has executed {@code watermark}.
    *
+   * @param boundMillis the replica's wait bound ({@link Cluster#waitBoundMillis}: learned, at most
+   *     {@code ryow.waitTimeout})
    * @param deadlineNanos when the statement's query timeout expires ({@link System#nanoTime()}), 0 for none
    * @return {@link WaitOutcome#REACHED}, {@link WaitOutcome#TIMED_OUT}, {@link WaitOutcome#FAILED} or
    *     {@link WaitOutcome#INTERRUPTED}
    * @throws SQLException the statement's own end: cancelled, closed, or its query timeout expired; or a
    *     connection failure
    */
-  WaitOutcome run(PhysicalConnection c, Position watermark, long deadlineNanos) throws SQLException {
+  WaitOutcome run(PhysicalConnection c, Position watermark, long boundMillis, long deadlineNanos) throws SQLException {
     slices = 0;
     long start = System.nanoTime();
-    long budgetMillis = cluster.waitTimeoutMillis();
-    boolean cappedByQueryTimeout = false;
-    if (deadlineNanos != 0) {
-      long remaining = millisUntil(deadlineNanos, start);
-      if (remaining <= 0) {
-        throw StatementTimeouts.timedOut();
-      }
-      if (remaining < budgetMillis) {
-        budgetMillis = remaining;
-        cappedByQueryTimeout = true;
-      }
+    long budgetMillis = WaitBudget.millis(boundMillis, deadlineNanos, start);
+    if (budgetMillis == WaitBudget.EXPIRED) {
+      throw StatementTimeouts.timedOut();
     }
+    boolean cappedByQueryTimeout = WaitBudget.cutByDeadline(budgetMillis, boundMillis);
     WaitOutcome outcome;
     if (!cappedByQueryTimeout && budgetMillis <= SLICE_MILLIS) {
-      outcome = once(c, watermark, cluster.waitTimeoutSeconds());
+      outcome = once(c, watermark, cluster.waitSeconds(budgetMillis));
     } else {
       long end = start + budgetMillis * 1_000_000L;
       while (true) {

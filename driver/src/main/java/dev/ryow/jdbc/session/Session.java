@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.ServerRole;
@@ -16,7 +17,6 @@ import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.sql.StatementKind;
-import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.concurrent.Executor;
@@ -218,6 +218,7 @@ public final class Session {
    */
   public PhysicalConnection begin(Execution x) throws SQLException {
     checkOpen();
+    x.scope(ConsistencyScope.current()); // the one look-up of the thread's scope for this execution
     PhysicalConnection target;
     try {
       target = place(x);
@@ -257,24 +258,14 @@ public final class Session {
       transactions.readsOn(r);
     }
     if (deferWait) {
-      x.pipeline(replicas.deferredWait(r), waitSeconds(replicas.deferredWaitMillis(), x.deadlineNanos()));
+      // WaitBudget.EXPIRED becomes 1 ms: the statement's own timer (StatementTimeouts.within) then ends it
+      x.pipeline(replicas.deferredWait(r),
+          cluster.waitSeconds(WaitBudget.millis(replicas.deferredWaitMillis(), x.deadlineNanos(), System.nanoTime())));
     }
     if (LOG.isTraceEnabled()) {
       LOG.trace("[{}] {} statement runs on {}", cluster.name(), x.kind(), r);
     }
     return x.runOn(r, false);
-  }
-
-  /**
-   * The seconds the pipelined wait may take: {@code boundMillis} (the replica's wait bound), or less when
-   * the statement's query timeout ends sooner (the timeout also covers the query).
-   */
-  private BigDecimal waitSeconds(long boundMillis, long deadlineNanos) {
-    if (deadlineNanos == 0) {
-      return cluster.waitSeconds(boundMillis);
-    }
-    long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
-    return cluster.waitSeconds(Math.min(leftMillis, boundMillis));
   }
 
   /**
@@ -311,7 +302,7 @@ public final class Session {
     }
     boolean onPrimary = on == link.connection();
     if (x.replicaRoute && consistency.monotonicReads() && kind != StatementKind.WRITE) {
-      consistency.readCompleted(on);
+      consistency.readCompleted(on, x.scope());
     }
     boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
     if (!onPrimary) {

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * bound as its timeout, and the primary ran the read.
  *
  * <p>Teeth: with the wait sent with {@code ryow.waitTimeout} whatever the bound, the timeouts the replicas
- * ran are 0.100 s and the last assertion fails.
+ * ran are 0.100 s and the last assertion fails; for a plain {@code Statement}'s read, whose wait is sent on
+ * its own, the same.
  */
 class WaitBoundIT {
   private static final String TABLE = "it_wait_bound";
@@ -51,8 +52,22 @@ class WaitBoundIT {
   }
 
   @Test
-  @SuppressWarnings("try") // the hold blocks the appliers while the block runs
   void aReadOnBlockedReplicasWaitsTheLearnedBoundThenTheCurrentPrimaryServesIt() throws Exception {
+    blockedReadWaitsTheLearnedBound(false);
+  }
+
+  /**
+   * Issue 41: a read through a plain {@code Statement} waits on its own ({@code SELECT
+   * WAIT_FOR_EXECUTED_GTID_SET}, not in the query's packet), and that wait carries the same learned bound.
+   * Teeth: with the separate wait given {@code ryow.waitTimeout}, its timeouts are 0.100 s.
+   */
+  @Test
+  void aPlainStatementReadOnBlockedReplicasWaitsTheLearnedBoundToo() throws Exception {
+    blockedReadWaitsTheLearnedBound(true);
+  }
+
+  @SuppressWarnings("try") // the hold blocks the appliers while the block runs
+  private void blockedReadWaitsTheLearnedBound(boolean plain) throws Exception {
     try (Connection c = Topology.ryow("ryow.clusterName=" + CLUSTER);
         PreparedStatement write = c.prepareStatement("INSERT INTO " + TABLE + " (id, v) VALUES (?, ?)");
         PreparedStatement warm = c.prepareStatement("SELECT v, @@port FROM " + TABLE + " /* bound-warm */ WHERE id = ?");
@@ -74,15 +89,15 @@ class WaitBoundIT {
         // A read that finds a replica already predicted stalled skips it without a wait: such a try shows
         // no wait, and the next one starts once the replicas caught up (the block's close waits for it).
         int blockedId = ++id;
-        Map<String, BigDecimal> before = failedWaitsOnReplicas();
+        Map<String, BigDecimal> before = waitsOnReplicas(plain);
         int[] got;
         try (LagBlock blocked = LagBlock.holdAll(REPLICA_PORTS)) {
           insert(write, blockedId, -blockedId);
-          got = valueAndPort(read, blockedId);
+          got = plain ? valueAndPort(c, blockedId) : valueAndPort(read, blockedId);
         }
         assertThat(got[0]).as("the read after the write, replicas blocked").isEqualTo(-blockedId);
         assertThat(got[1]).as("the server that ran it").isEqualTo(PRIMARY_PORT);
-        Map<String, BigDecimal> failed = failedWaitsOnReplicas();
+        Map<String, BigDecimal> failed = waitsOnReplicas(plain);
         failed.keySet().removeAll(before.keySet());
         timeouts = List.copyOf(failed.values());
         System.out.printf("try %d: bound before %d ms; timeouts of the waits the replicas ran for it (s): %s%n",
@@ -107,16 +122,19 @@ class WaitBoundIT {
   }
 
   /**
-   * The waits the replicas ran that did not reach their set (their packet's query did not run, so it
-   * cannot be found by its text), as {@code port/thread/event} mapped to the wait's timeout argument.
+   * The waits the replicas ran, as {@code port/thread/event} mapped to the wait's timeout argument: with
+   * {@code plain}, the waits sent on their own ({@code SELECT WAIT_FOR_EXECUTED_GTID_SET}); otherwise those
+   * sent in the query's packet that did not reach their set (their packet's query did not run, so it cannot
+   * be found by its text).
    */
-  private static Map<String, BigDecimal> failedWaitsOnReplicas() throws SQLException {
+  private static Map<String, BigDecimal> waitsOnReplicas(boolean plain) throws SQLException {
     Map<String, BigDecimal> waits = new java.util.TreeMap<>();
     for (int port : REPLICA_PORTS) {
       try (Connection c = Topology.plain(port);
           PreparedStatement ps = c.prepareStatement(
               "SELECT THREAD_ID, EVENT_ID, SQL_TEXT FROM performance_schema.events_statements_history"
-                  + " WHERE MYSQL_ERRNO <> 0 AND SQL_TEXT LIKE 'DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET(%'");
+                  + (plain ? " WHERE SQL_TEXT LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET(%'"
+                      : " WHERE MYSQL_ERRNO <> 0 AND SQL_TEXT LIKE 'DO CASE WHEN WAIT_FOR_EXECUTED_GTID_SET(%'"));
           ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           Matcher m = WAIT_TIMEOUT.matcher(rs.getString(3));
@@ -132,6 +150,15 @@ class WaitBoundIT {
   private static int[] valueAndPort(PreparedStatement read, int id) throws SQLException {
     read.setInt(1, id);
     try (ResultSet rs = read.executeQuery()) {
+      assertThat(rs.next()).as("row %d (none: a stale read)", id).isTrue();
+      return new int[] {rs.getInt(1), rs.getInt(2)};
+    }
+  }
+
+  /** The read through a plain {@code Statement}: its wait is not sent with the query. */
+  private static int[] valueAndPort(Connection c, int id) throws SQLException {
+    try (java.sql.Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT v, @@port FROM " + TABLE + " /* bound-plain */ WHERE id = " + id)) {
       assertThat(rs.next()).as("row %d (none: a stale read)", id).isTrue();
       return new int[] {rs.getInt(1), rs.getInt(2)};
     }
