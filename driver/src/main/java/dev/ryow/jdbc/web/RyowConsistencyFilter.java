@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -207,6 +208,13 @@ public final class RyowConsistencyFilter implements Filter {
     return text == null || text.isBlank() ? null : text;
   }
 
+  /** {@code cookie} with the attribute {@code setting} sets, when its init parameter is given. */
+  private static <T> TokenCookie attribute(FilterConfig config, TokenCookie cookie, FilterSetting<T> setting,
+      BiFunction<TokenCookie, T, TokenCookie> set) {
+    String text = parameter(config, setting);
+    return text == null ? cookie : set.apply(cookie, setting.parse(text));
+  }
+
   /** The cookie the init parameters describe: {@code configured} (or a new one, named) with the attributes given. */
   private static @Nullable TokenCookie cookieFrom(FilterConfig config, @Nullable TokenCookie configured) {
     String name = parameter(config, FilterSetting.COOKIE_NAME);
@@ -214,26 +222,11 @@ public final class RyowConsistencyFilter implements Filter {
     if (c == null) {
       return null;
     }
-    String path = parameter(config, FilterSetting.COOKIE_PATH);
-    if (path != null) {
-      c = c.path(FilterSetting.COOKIE_PATH.parse(path));
-    }
-    String httpOnly = parameter(config, FilterSetting.COOKIE_HTTP_ONLY);
-    if (httpOnly != null) {
-      c = c.httpOnly(FilterSetting.COOKIE_HTTP_ONLY.parse(httpOnly));
-    }
-    String secure = parameter(config, FilterSetting.COOKIE_SECURE);
-    if (secure != null) {
-      c = c.secure(FilterSetting.COOKIE_SECURE.parse(secure));
-    }
-    String sameSite = parameter(config, FilterSetting.COOKIE_SAME_SITE);
-    if (sameSite != null) {
-      c = c.sameSite(FilterSetting.COOKIE_SAME_SITE.parse(sameSite));
-    }
-    String maxAge = parameter(config, FilterSetting.COOKIE_MAX_AGE);
-    if (maxAge != null) {
-      c = c.maxAge(FilterSetting.COOKIE_MAX_AGE.parse(maxAge));
-    }
+    c = attribute(config, c, FilterSetting.COOKIE_PATH, TokenCookie::path);
+    c = attribute(config, c, FilterSetting.COOKIE_HTTP_ONLY, TokenCookie::httpOnly);
+    c = attribute(config, c, FilterSetting.COOKIE_SECURE, TokenCookie::secure);
+    c = attribute(config, c, FilterSetting.COOKIE_SAME_SITE, TokenCookie::sameSite);
+    c = attribute(config, c, FilterSetting.COOKIE_MAX_AGE, TokenCookie::maxAge);
     return c;
   }
 
