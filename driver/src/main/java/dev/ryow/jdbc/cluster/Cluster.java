@@ -19,6 +19,7 @@ import dev.ryow.jdbc.sql.ClassificationCache;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.SQLTransientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -851,6 +852,25 @@ public final class Cluster {
     return noWritable(why, false);
   }
 
+  /**
+   * What a statement that needs the primary throws when the primary died ({@code why}) at
+   * {@code sinceNanos} and no server became writable within {@code boundMillis} (the route package's
+   * {@code PrimaryWaitRule}): a
+   * retryable {@code HYT01} (not an 08xxx, which a pool takes for a broken connection: this one still
+   * serves reads) that says since when.
+   */
+  public SQLTransientException primaryUnreachable(String why, long sinceNanos, long boundMillis) {
+    long agoMillis = Math.max(0, (System.nanoTime() - sinceNanos) / 1_000_000);
+    java.time.Instant since = java.time.Instant.ofEpochMilli(System.currentTimeMillis() - agoMillis);
+    long bound = Math.min(boundMillis, failoverTimeoutMillis);
+    return new SQLTransientException("[" + name + "] the primary " + primaryEndpoint() + " is unreachable since "
+        + since + " (" + agoMillis + " ms ago) and no other server among " + hosts() + " is writable (" + why + "; "
+        + lastRoundSeen + "): the statement was not run. Retry it later: the primary's return or a new primary takes"
+        + " writes again, and reads go on on the replicas meanwhile. A statement waits " + bound + " ms at most for"
+        + " a new primary after the primary's death (up to " + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "="
+        + failoverTimeoutMillis + " ms while it answers read-only: a switchover).", "HYT01");
+  }
+
   private SQLTransientConnectionException noWritable(String why, boolean oneRound) {
     if (oneRound) {
       return new SQLTransientConnectionException(
@@ -994,7 +1014,8 @@ public final class Cluster {
     } while (!primary.compareAndSet(current, next));
     if (!current.lost()) {
       stateVersion.bump();
-      LOG.warn("[{}] no writable server ({}; {}): writes wait for one up to {}={} ms, reads go on on the replicas",
+      LOG.warn("[{}] no writable server ({}; {}): reads go on on the replicas; writes fail fast after a short wait"
+          + " while the primary is unreachable, and wait up to {}={} ms while it answers read-only (a switchover)",
           name, why, lastRoundSeen, RyowProperties.FAILOVER_TIMEOUT_MILLIS.name(), failoverTimeoutMillis);
     }
   }
