@@ -114,6 +114,8 @@ public final class Cluster {
   private final long roundIntervalNanos;
   /** What the last round that found no writable server saw of each host (for messages only). */
   private volatile String lastRoundSeen = "";
+  /** Whether the last round of discovery that found no writable server could not reach some host. */
+  private volatile boolean lastRoundMissedAHost;
   private final ClusterMonitor monitor;
   private final RotationLog rotationLog;
   /**
@@ -840,6 +842,7 @@ public final class Cluster {
         return found == known.endpoint() ? confirm(known.endpoint(), started) : moveTo(found, why);
       }
       lastRoundSeen = seen.toString();
+      lastRoundMissedAHost = lastRoundSeen.contains(" unreachable; ");
       lost(known.endpoint(), started, why);
       return null;
     } finally {
@@ -896,6 +899,15 @@ public final class Cluster {
     if (current.endpoint() == endpoint && current.lost()) {
       confirm(endpoint, System.nanoTime());
     }
+  }
+
+  /**
+   * Whether the last round of discovery that found no writable server could not reach one of the hosts: a
+   * server died (no planned switchover leaves a host unreachable), even if the primary this cluster knows
+   * answers, read-only.
+   */
+  public boolean lastRoundMissedAHost() {
+    return lastRoundMissedAHost;
   }
 
   /** Whether the primary is known to be lost now: a discovery round found no writable server since it was last seen. */

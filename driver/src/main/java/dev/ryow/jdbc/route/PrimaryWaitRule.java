@@ -6,7 +6,8 @@ package dev.ryow.jdbc.route;
  * the cluster knows the primary is lost. The table is in {@code PrimaryWaitRuleTest}:
  *
  * <ul>
- *   <li>The primary answered, read-only: a switchover is under way (the old primary was demoted and the
+ *   <li>The primary answered, read-only, and the last round of discovery reached every host: a switchover
+ *       is under way (the old primary was demoted and the
  *       new one is being promoted) and the writable server comes soon. The statement waits up to
  *       {@code ryow.failoverTimeout} from the moment it began to wait ({@link Why#SWITCHOVER}).
  *   <li>The primary could not be reached: it died (killed, crashed, restarting, cut off). A new primary
@@ -37,6 +38,16 @@ public final class PrimaryWaitRule {
     SWITCHOVER,
     /** A death: up to {@link #DEATH_BOUND_MILLIS} from the outage's start. */
     DEATH
+  }
+
+  /**
+   * What the attempt on the primary saw, for the wait: the primary answered read-only only counts as a
+   * switchover while the cluster's last round of discovery reached every host; when it found one
+   * unreachable ({@code roundMissedAHost}), a server died (the known primary may be a demoted one, and the
+   * real primary the dead host).
+   */
+  public static Trouble trouble(boolean primaryAnsweredReadOnly, boolean roundMissedAHost) {
+    return primaryAnsweredReadOnly && !roundMissedAHost ? Trouble.READ_ONLY : Trouble.UNREACHABLE;
   }
 
   /** Which bound applies to {@code trouble}. */

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
 final class PrimaryLink {
   private static final Logger LOG = LoggerFactory.getLogger(PrimaryLink.class);
 
+  /** How long a statement waits for a switchover before it tries the primary and asks the rule again. */
+  private static final long SWITCHOVER_SLICE_MILLIS = 500;
+
   private final Cluster cluster;
   private final RyowConfig config;
   private final ConnectorJ connector;
@@ -285,7 +288,7 @@ final class PrimaryLink {
         }
         p.close();
         trouble = "the primary " + target + " is read-only";
-        seen = PrimaryWaitRule.Trouble.READ_ONLY;
+        seen = PrimaryWaitRule.trouble(true, state.lost() && cluster.lastRoundMissedAHost());
       } catch (SQLException e) {
         if (!Sql.isUnreachable(e)) {
           throw e;
@@ -342,9 +345,15 @@ final class PrimaryLink {
       throw death ? cluster.primaryUnreachable(trouble, outageSince, PrimaryWaitRule.DEATH_BOUND_MILLIS)
           : cluster.noWritablePrimary(trouble);
     }
+    // A switchover is waited for in slices: each ends with a new attempt and a new verdict of the rule (a
+    // round may meanwhile find a host unreachable: then a server died, and the short bound applies).
+    long slice = death ? left : Math.min(left, SWITCHOVER_SLICE_MILLIS);
     try {
-      cluster.discoverPrimary(state.epoch(), startedAt, left, trouble);
+      cluster.discoverPrimary(state.epoch(), startedAt, slice, trouble);
     } catch (SQLTransientConnectionException e) {
+      if (slice < left) {
+        return;
+      }
       if (!death) {
         throw e;
       }

@@ -54,4 +54,14 @@ class PrimaryWaitRuleTest {
     assertThat(PrimaryWaitRule.why(Trouble.READ_ONLY)).isEqualTo(PrimaryWaitRule.Why.SWITCHOVER);
     assertThat(PrimaryWaitRule.why(Trouble.UNREACHABLE)).isEqualTo(PrimaryWaitRule.Why.DEATH);
   }
+
+  @Test
+  void aReadOnlyPrimaryIsASwitchoverOnlyWhileEveryHostAnswers() {
+    // answered read-only | a round missed a host | trouble
+    assertThat(PrimaryWaitRule.trouble(true, false)).isEqualTo(Trouble.READ_ONLY);
+    assertThat(PrimaryWaitRule.trouble(true, true)).as("a demoted primary answers; the real one died")
+        .isEqualTo(Trouble.UNREACHABLE);
+    assertThat(PrimaryWaitRule.trouble(false, false)).isEqualTo(Trouble.UNREACHABLE);
+    assertThat(PrimaryWaitRule.trouble(false, true)).isEqualTo(Trouble.UNREACHABLE);
+  }
 }

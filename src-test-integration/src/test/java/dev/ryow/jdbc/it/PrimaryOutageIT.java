@@ -90,6 +90,57 @@ class PrimaryOutageIT {
   }
 
   @Test
+  void aPooledApplicationFollowsAPlannedSwitchoverWithoutAFailedWrite() throws Exception {
+    int newPrimary = REPLICA_PORTS.get(0);
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(Topology.ryowUrl());
+    config.setMaximumPoolSize(4);
+    config.setPoolName("primary-switchover");
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      OutageWorkload.Source source = new OutageWorkload.Source() {
+        @Override
+        public Connection take(int thread) throws SQLException {
+          return pool.getConnection();
+        }
+
+        @Override
+        public void give(int thread, Connection c) throws SQLException {
+          c.close();
+        }
+      };
+      OutageWorkload load = new OutageWorkload(TABLE, source, 6, 6);
+      try (load) {
+        Thread.sleep(3_000);
+        load.phase.set(OutageWorkload.DURING);
+        Sandbox.run("switchover", "replica1");
+        load.phase.set(OutageWorkload.AFTER);
+        Thread.sleep(3_000);
+      }
+      System.out.printf("PRIMARY SWITCHOVER (HikariCP pool 4, 6 readers + 6 writers): writes ok %d/%d/%d/%d, failed"
+              + " %d/%d/%d/%d; reads %d/%d/%d/%d, failed %d/%d/%d/%d; stale %d; %s%n",
+          load.writes.get(0), load.writes.get(1), load.writes.get(2), load.writes.get(3),
+          load.failedWrites.get(0), load.failedWrites.get(1), load.failedWrites.get(2), load.failedWrites.get(3),
+          load.reads.get(0), load.reads.get(1), load.reads.get(2), load.reads.get(3),
+          load.failedReads.get(0), load.failedReads.get(1), load.failedReads.get(2), load.failedReads.get(3),
+          load.stale.get(), load.failures);
+      for (int p = 0; p < 4; p++) {
+        assertThat(load.failedWrites.get(p)).as("failed writes in phase %d: %s", p, load.failures).isZero();
+        assertThat(load.failedReads.get(p)).as("failed reads in phase %d: %s", p, load.failures).isZero();
+      }
+      assertThat(load.stale.get()).as("stale reads: %s", load.failures).isZero();
+      assertThat(load.writes.get(OutageWorkload.AFTER)).as("writes after the switchover").isPositive();
+      Set<Integer> missing = new HashSet<>(load.acknowledged);
+      try (Connection c = Topology.plain(newPrimary); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT id FROM " + TABLE)) {
+        while (rs.next()) {
+          missing.remove(rs.getInt(1));
+        }
+      }
+      assertThat(missing).as("acknowledged writes missing on the new primary").isEmpty();
+    }
+  }
+
+  @Test
   void heldConnectionsReadThroughAKilledPrimaryAndTheirWritesFailFast() throws Exception {
     List<Connection> held = new ArrayList<>();
     List<ReentrantLock> locks = new ArrayList<>();
