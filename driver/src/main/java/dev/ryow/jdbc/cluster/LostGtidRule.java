@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.cluster;
 
+import dev.ryow.jdbc.gtid.BinlogPosition;
 import dev.ryow.jdbc.gtid.Position;
 
 /**
@@ -13,6 +14,13 @@ import dev.ryow.jdbc.gtid.Position;
  *   <li>Nothing missing: {@link Verdict#CLEAR} (any suspicion ends).
  *   <li>The primary moved since the GTIDs were seen (a switchover or failover: the new primary may never get
  *       them): {@link Verdict#FORGET} at once.
+ *   <li>A binary-log position (servers without GTIDs): {@link Verdict#FORGET} at once. Nothing is in flight
+ *       there: a write's position is read from the primary after its commit ({@code SHOW BINARY LOG STATUS}),
+ *       and a replica's comes from the primary's log, so the primary always has its own; a position it lacks
+ *       is another primary's (which it will never have: positions are per primary) or was lost with a restart.
+ *       Kept while it settled, an old primary's position would also displace the new primary's position of
+ *       the read's own writes from the read's requirement (a union of positions of two logs keeps only one)
+ *       and send the read to a server that has the old position but not the writes.
  *   <li>Missing GTIDs that were all missing already at a check at least {@link #SETTLE_MILLIS} earlier: a
  *       commit does not stay in flight that long, so they are lost (a primary restarted without its last
  *       transactions, an errant transaction on a replica, a foreign token): {@link Verdict#FORGET}.
@@ -50,7 +58,7 @@ public final class LostGtidRule {
     if (missing.isEmpty()) {
       return Verdict.CLEAR;
     }
-    if (primaryMoved) {
+    if (primaryMoved || missing instanceof BinlogPosition) {
       return Verdict.FORGET;
     }
     if (!suspected.isEmpty() && suspected.contains(missing)

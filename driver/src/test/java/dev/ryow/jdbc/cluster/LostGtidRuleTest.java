@@ -2,6 +2,7 @@ package dev.ryow.jdbc.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.gtid.BinlogPosition;
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.Position;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The lost-GTID rule's table (what is missing now, what was suspected and when, now in ms, whether the
  * primary moved), and a suspicion's life: a commit still in flight is never forgotten, a real loss is
- * forgotten once it stayed missing while a commit settles, or at once after a move.
+ * forgotten once it stayed missing while a commit settles, or at once after a move; a binary-log position
+ * (no GTIDs) is never in flight, and is forgotten at once.
  */
 class LostGtidRuleTest {
   private static final String U = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
@@ -28,9 +30,15 @@ class LostGtidRuleTest {
       5     | 5-6   | 1000 | 5000 | false | FORGET
       5-6   | 5     | 1000 | 5000 | false | SUSPECT
       5-6   | 5     | 4900 | 5000 | true  | FORGET
+      b:9   | -     | 0    | 5000 | false | FORGET
+      b:9   | b:9   | 4900 | 5000 | false | FORGET
       """;
 
+  /** {@code -}: nothing; {@code b:N}: offset N of binlog.000002 (no GTIDs); else intervals of one UUID. */
   private static Position gtids(String intervals) {
+    if (intervals.startsWith("b:")) {
+      return BinlogPosition.of(U, "binlog.000002", Long.parseLong(intervals.substring(2)));
+    }
     return "-".equals(intervals) ? GtidSet.EMPTY : GtidSet.parse(U + ":" + intervals);
   }
 
