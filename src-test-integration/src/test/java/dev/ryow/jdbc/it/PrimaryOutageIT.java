@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The primary killed for 10 s under a half-read, half-write load of 12 threads, on the default URL: with
  * a HikariCP pool of 4, and with 6 held connections each shared by a reader and a writer. Reads go on on
- * the replicas at (close to) the rate before the kill; each write that begins during the outage fails
- * fast with a documented SQLState instead of holding its connection until the primary returns; nothing
- * acknowledged is lost, no read is stale, and afterwards every connection writes again. Which server ran
- * each read is its own {@code @@port}.
+ * the replicas at no less than 80 % of the rate before the kill (both rates over windows the test
+ * measures); each write that begins during the outage fails fast with a documented SQLState instead of
+ * holding its connection until the primary returns; nothing acknowledged is lost, no read is stale, and
+ * afterwards every connection writes again. Which server ran each read is its own {@code @@port}.
  */
 class PrimaryOutageIT {
   private static final String TABLE = "it_primary_outage";
@@ -232,7 +232,7 @@ class PrimaryOutageIT {
         .isZero();
     assertThat(load.downReadsByPort.keySet()).as("servers that ran reads during the outage").isSubsetOf(REPLICA_PORTS);
     assertThat(m.downPerSecond()).as("reads/s during the outage against %.1f before", m.beforePerSecond())
-        .isGreaterThanOrEqualTo(0.5 * m.beforePerSecond());
+        .isGreaterThanOrEqualTo(0.8 * m.beforePerSecond());
     assertThat(load.downWrites).as("writes begun during the outage").isNotEmpty();
     for (OutageWorkload.WriteAttempt a : load.downWrites) {
       if (!"ok".equals(a.outcome())) {
