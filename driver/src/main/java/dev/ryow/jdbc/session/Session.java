@@ -466,9 +466,12 @@ public final class Session {
 
   /**
    * Whether the connection can serve statements: its primary connection answers, or, when it does not
-   * (the primary died), a replica of the cluster is in rotation, so the connection still serves reads (a
-   * pool keeps it; its writes fail fast, with an error a pool does not evict for, until a primary takes
-   * them). The dead primary connection is replaced before the next statement that needs the primary.
+   * (the primary died), a replica of the cluster may serve reads ({@code Health.reachable}: in rotation or
+   * not), so the connection still serves reads (a pool keeps it; its writes fail fast, with an error a pool
+   * does not evict for, until a primary takes them). Not only replicas in rotation: a primary's death stops
+   * every replica's receiver, and after {@code ryow.applierStopGrace} all of them are out of rotation while
+   * they still serve the reads they have. The dead primary connection is replaced before the next statement
+   * that needs the primary.
    */
   public boolean isValid(int timeout) throws SQLException {
     if (closed) {
@@ -480,7 +483,7 @@ public final class Session {
     }
     p.markBroken();
     for (dev.ryow.jdbc.cluster.ReplicaEndpoint e : cluster.servers()) {
-      if (e != cluster.primary().endpoint() && !e.vacant() && e.health().inRotation()) {
+      if (e != cluster.primary().endpoint() && !e.vacant() && e.health().reachable()) {
         return true;
       }
     }
