@@ -19,6 +19,7 @@ import dev.ryow.jdbc.sql.ClassificationCache;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.SQLTransientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -113,6 +114,8 @@ public final class Cluster {
   private final long roundIntervalNanos;
   /** What the last round that found no writable server saw of each host (for messages only). */
   private volatile String lastRoundSeen = "";
+  /** Whether the last round of discovery that found no writable server could not reach some host. */
+  private volatile boolean lastRoundMissedAHost;
   private final ClusterMonitor monitor;
   private final RotationLog rotationLog;
   /**
@@ -839,6 +842,7 @@ public final class Cluster {
         return found == known.endpoint() ? confirm(known.endpoint(), started) : moveTo(found, why);
       }
       lastRoundSeen = seen.toString();
+      lastRoundMissedAHost = lastRoundSeen.contains(" unreachable; ");
       lost(known.endpoint(), started, why);
       return null;
     } finally {
@@ -849,6 +853,25 @@ public final class Cluster {
   /** What a statement throws that found no writable server within {@code ryow.failoverTimeout}. */
   public SQLTransientConnectionException noWritablePrimary(String why) {
     return noWritable(why, false);
+  }
+
+  /**
+   * What a statement that needs the primary throws when the primary died ({@code why}) at
+   * {@code sinceNanos} and no server became writable within {@code boundMillis} (the route package's
+   * {@code PrimaryWaitRule}): a
+   * retryable {@code HYT01} (not an 08xxx, which a pool takes for a broken connection: this one still
+   * serves reads) that says since when.
+   */
+  public SQLTransientException primaryUnreachable(String why, long sinceNanos, long boundMillis) {
+    long agoMillis = Math.max(0, (System.nanoTime() - sinceNanos) / 1_000_000);
+    java.time.Instant since = java.time.Instant.ofEpochMilli(System.currentTimeMillis() - agoMillis);
+    long bound = Math.min(boundMillis, failoverTimeoutMillis);
+    return new SQLTransientException("[" + name + "] the primary " + primaryEndpoint() + " is unreachable since "
+        + since + " (" + agoMillis + " ms ago) and no other server among " + hosts() + " is writable (" + why + "; "
+        + lastRoundSeen + "): the statement was not run. Retry it later: the primary's return or a new primary takes"
+        + " writes again, and reads go on on the replicas meanwhile. A statement waits " + bound + " ms at most for"
+        + " a new primary after the primary's death (up to " + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "="
+        + failoverTimeoutMillis + " ms while it answers read-only: a switchover).", "HYT01");
   }
 
   private SQLTransientConnectionException noWritable(String why, boolean oneRound) {
@@ -876,6 +899,15 @@ public final class Cluster {
     if (current.endpoint() == endpoint && current.lost()) {
       confirm(endpoint, System.nanoTime());
     }
+  }
+
+  /**
+   * Whether the last round of discovery that found no writable server could not reach one of the hosts: a
+   * server died (no planned switchover leaves a host unreachable), even if the primary this cluster knows
+   * answers, read-only.
+   */
+  public boolean lastRoundMissedAHost() {
+    return lastRoundMissedAHost;
   }
 
   /** Whether the primary is known to be lost now: a discovery round found no writable server since it was last seen. */
@@ -994,7 +1026,8 @@ public final class Cluster {
     } while (!primary.compareAndSet(current, next));
     if (!current.lost()) {
       stateVersion.bump();
-      LOG.warn("[{}] no writable server ({}; {}): writes wait for one up to {}={} ms, reads go on on the replicas",
+      LOG.warn("[{}] no writable server ({}; {}): reads go on on the replicas; writes fail fast after a short wait"
+          + " while the primary is unreachable, and wait up to {}={} ms while it answers read-only (a switchover)",
           name, why, lastRoundSeen, RyowProperties.FAILOVER_TIMEOUT_MILLIS.name(), failoverTimeoutMillis);
     }
   }

@@ -20,15 +20,18 @@ import org.jspecify.annotations.Nullable;
  * @param outages how many times the primary was found lost since the cluster began: a physical
  *     connection opened before the latest loss is not trusted with a statement (a server that died and
  *     came back closed it, even if the client has not noticed yet)
+ * @param outageNanos when the current outage began: the start of the first round that found no writable
+ *     server since the primary was last found writable (never 0 then; later rounds move {@code lostNanos},
+ *     not this); 0 while the primary is not lost
  */
 public record PrimaryState(
     ReplicaEndpoint endpoint, long epoch, Cluster.PrimaryPosition position, @Nullable PollSnapshot poll,
-    long confirmedNanos, long lostNanos, long outages) {
+    long confirmedNanos, long lostNanos, long outages, long outageNanos) {
 
   /** A new cluster's: the URL's first host, not polled yet. */
   static PrimaryState first(ReplicaEndpoint endpoint, long nowNanos) {
     return new PrimaryState(endpoint, 0, new Cluster.PrimaryPosition(Positions.EMPTY, nowNanos - 1, 0), null, nowNanos,
-        0, 0);
+        0, 0, 0);
   }
 
   /** Whether a discovery round found no writable server and none was found writable since. */
@@ -42,19 +45,19 @@ public record PrimaryState(
    */
   public PrimaryState movedTo(ReplicaEndpoint next, long pollTicket, long nowNanos) {
     return new PrimaryState(next, epoch + 1, new Cluster.PrimaryPosition(Positions.EMPTY, nowNanos - 1, pollTicket), null,
-        nowNanos, 0, outages);
+        nowNanos, 0, outages, 0);
   }
 
   /** A poll of this primary, sent at {@code poll.startedNanos()} with {@code pollTicket}, found it writable. */
   PrimaryState polled(PollSnapshot poll, long pollTicket) {
     return new PrimaryState(endpoint, epoch,
         new Cluster.PrimaryPosition(poll.position().executed(), poll.startedNanos(), pollTicket), poll,
-        poll.startedNanos(), 0, outages);
+        poll.startedNanos(), 0, outages, 0);
   }
 
   /** This primary was found writable at {@code nowNanos} (a discovery, a connection that logged in). */
   PrimaryState confirmed(long nowNanos) {
-    return new PrimaryState(endpoint, epoch, position, poll, nowNanos, 0, outages);
+    return new PrimaryState(endpoint, epoch, position, poll, nowNanos, 0, outages, 0);
   }
 
   /**
@@ -67,6 +70,7 @@ public record PrimaryState(
       return null;
     }
     long at = roundStartNanos == 0 ? 1 : roundStartNanos;
-    return new PrimaryState(endpoint, epoch, position, poll, confirmedNanos, at, lost() ? outages : outages + 1);
+    return new PrimaryState(endpoint, epoch, position, poll, confirmedNanos, at, lost() ? outages : outages + 1,
+        lost() ? outageNanos : at);
   }
 }

@@ -40,6 +40,13 @@ public final class ReadWatermark {
    * when a server with a pending read is read again): a plan made from this watermark holds while it is the same.
    */
   private final StateVersion version = new StateVersion();
+  /** GTIDs of the bound the primary was found to lack, not yet taken as lost ({@link LostGtidRule}). */
+  private final LostGtidSuspicion lostGtids = new LostGtidSuspicion();
+
+  /** GTIDs of the bound the primary was found to lack, and since when ({@link LostGtidRule}). */
+  public LostGtidSuspicion lostGtids() {
+    return lostGtids;
+  }
 
   /** The version of the bound and of the set of servers with pending reads ({@link StateVersion}). */
   public long version() {

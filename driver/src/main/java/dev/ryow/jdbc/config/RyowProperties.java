@@ -127,7 +127,8 @@ public final class RyowProperties {
           PropertyType.integer(0, 600_000),
           "30000",
           "Milliseconds a statement may spend looking for a writable server (read_only=OFF) among the URL's hosts"
-              + " when the primary is unreachable or read-only, before it fails. A new connection looks once,"
+              + " when the primary is read-only (a switchover), before it fails; when the primary is unreachable (a"
+              + " death) it looks for 2 s from the outage's start at most (this, if smaller). A new connection looks once,"
               + " within its connect and login timeouts, and finding none opens on a replica (its first statement that"
               + " needs the primary then looks as above). While no writable server is found, a read that no"
               + " replica can serve in ryow.waitTimeout waits on the replicas up to this long instead of falling back.");

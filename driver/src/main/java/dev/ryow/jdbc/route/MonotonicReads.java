@@ -77,6 +77,13 @@ public final class MonotonicReads {
     Position all = writes.union(bound.full());
     Position ofSource = writes.union(bound.executed());
     String source = bound.inFlightSource();
+    if (!all.contains(writes)) {
+      // Positions in two primaries' binary logs (no GTIDs: the read's writes on a new primary, earlier reads
+      // on the old one): no one position says both, and the union kept the reads' one. Only the primary has
+      // both; the reads' old position is forgotten once the primary is asked (LostGtidRule).
+      out.set(writes, writes, null, null, null, true);
+      return 0;
+    }
     if (pending == 0) {
       out.set(all, ofSource, source, null, null, false);
       return 0;
@@ -169,8 +176,12 @@ public final class MonotonicReads {
       }
     }
     ReadBound bound = bound(states, stateCount);
-    out.set(writes.union(bound.full()), writes.union(bound.executed()), bound.inFlightSource(), out.home(), out.left(),
-        stuck);
+    Position all = writes.union(bound.full());
+    if (!all.contains(writes)) {
+      out.set(writes, writes, null, null, null, true); // as in plan: positions in two primaries' logs
+      return;
+    }
+    out.set(all, writes.union(bound.executed()), bound.inFlightSource(), out.home(), out.left(), stuck);
   }
 
   private int lastPending;

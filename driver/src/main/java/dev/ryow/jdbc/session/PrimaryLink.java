@@ -5,6 +5,7 @@ import dev.ryow.jdbc.cluster.PrimaryState;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.route.LoginRule;
+import dev.ryow.jdbc.route.PrimaryWaitRule;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.Sql;
@@ -23,6 +24,9 @@ import org.slf4j.LoggerFactory;
  */
 final class PrimaryLink {
   private static final Logger LOG = LoggerFactory.getLogger(PrimaryLink.class);
+
+  /** How long a statement waits for a switchover before it tries the primary and asks the rule again. */
+  private static final long SWITCHOVER_SLICE_MILLIS = 500;
 
   private final Cluster cluster;
   private final RyowConfig config;
@@ -228,7 +232,10 @@ final class PrimaryLink {
     LOGIN,
     /** A read, which never waits for a failover on the primary (it waits on the replicas): one round. */
     ONE_ROUND,
-    /** A running connection's statement that must run on the primary: up to {@code ryow.failoverTimeout}. */
+    /**
+     * A running connection's statement that must run on the primary: as the {@link PrimaryWaitRule} says (up
+     * to {@code ryow.failoverTimeout} for a switchover, a short bound for a dead primary).
+     */
     FAILOVER
   }
 
@@ -268,12 +275,13 @@ final class PrimaryLink {
    * stays within what the caller set.
    */
   private PhysicalConnection connect(Patience patience) throws SQLException {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(cluster.failoverTimeoutMillis());
+    long waitingSince = System.nanoTime();
     while (true) {
       PrimaryState state = cluster.primary();
       ReplicaEndpoint target = state.endpoint();
       long startedAt = System.nanoTime();
       String trouble;
+      PrimaryWaitRule.Trouble seen;
       try {
         PhysicalConnection p = connector.openPrimary(config, target.host(), ownGtids);
         if (!p.identity().readOnly()) {
@@ -288,11 +296,13 @@ final class PrimaryLink {
         }
         p.close();
         trouble = "the primary " + target + " is read-only";
+        seen = PrimaryWaitRule.trouble(true, state.lost() && cluster.lastRoundMissedAHost());
       } catch (SQLException e) {
         if (!Sql.isUnreachable(e)) {
           throw e;
         }
         trouble = "the primary " + target + " is unreachable: " + e.getMessage();
+        seen = PrimaryWaitRule.Trouble.UNREACHABLE;
       }
       switch (patience) {
         case LOGIN -> {
@@ -305,13 +315,7 @@ final class PrimaryLink {
           cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
         }
         case ONE_ROUND -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, cluster.failoverTimeoutMillis());
-        case FAILOVER -> {
-          long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-          if (left <= 0) {
-            throw cluster.noWritablePrimary(trouble);
-          }
-          cluster.discoverPrimary(state.epoch(), startedAt, left, trouble);
-        }
+        case FAILOVER -> failover(state, seen, waitingSince, startedAt, trouble);
       }
       if (patience != Patience.FAILOVER) {
         // The round found a writable server: connect there, once.
@@ -330,6 +334,42 @@ final class PrimaryLink {
         }
         return p;
       }
+    }
+  }
+
+  /**
+   * A statement that needs the primary found it {@code seen} ({@code trouble}): waits for a round of
+   * discovery to find the writable server as long as the {@link PrimaryWaitRule} allows (a switchover up
+   * to {@code ryow.failoverTimeout}, a death {@link PrimaryWaitRule#DEATH_BOUND_MILLIS} from the outage's
+   * start), then fails: a switchover that took too long with the 08001 of {@link Cluster#noWritablePrimary},
+   * a dead primary with the HYT01 of {@link Cluster#primaryUnreachable}, which a pool does not evict for.
+   */
+  private void failover(PrimaryState state, PrimaryWaitRule.Trouble seen, long waitingSince, long startedAt,
+      String trouble) throws SQLException {
+    long lostSince = state.outageNanos();
+    long left = PrimaryWaitRule.leftMillis(seen, waitingSince, lostSince, System.nanoTime(),
+        cluster.failoverTimeoutMillis());
+    boolean death = PrimaryWaitRule.why(seen) == PrimaryWaitRule.Why.DEATH;
+    long outageSince = lostSince != 0 && lostSince - waitingSince < 0 ? lostSince : waitingSince;
+    if (left <= 0) {
+      throw death ? cluster.primaryUnreachable(trouble, outageSince, PrimaryWaitRule.DEATH_BOUND_MILLIS)
+          : cluster.noWritablePrimary(trouble);
+    }
+    // A switchover is waited for in slices: each ends with a new attempt and a new verdict of the rule (a
+    // round may meanwhile find a host unreachable: then a server died, and the short bound applies).
+    long slice = death ? left : Math.min(left, SWITCHOVER_SLICE_MILLIS);
+    try {
+      cluster.discoverPrimary(state.epoch(), startedAt, slice, trouble);
+    } catch (SQLTransientConnectionException e) {
+      if (slice < left) {
+        return;
+      }
+      if (!death) {
+        throw e;
+      }
+      SQLException fast = cluster.primaryUnreachable(trouble, outageSince, PrimaryWaitRule.DEATH_BOUND_MILLIS);
+      fast.addSuppressed(e);
+      throw fast;
     }
   }
 

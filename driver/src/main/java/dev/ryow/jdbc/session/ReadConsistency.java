@@ -5,6 +5,8 @@ import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.cluster.Cluster;
+import dev.ryow.jdbc.cluster.LostGtidRule;
+import dev.ryow.jdbc.cluster.LostGtidSuspicion;
 import dev.ryow.jdbc.cluster.ReadBound;
 import dev.ryow.jdbc.cluster.ReadClock;
 import dev.ryow.jdbc.cluster.ReadWatermark;
@@ -66,6 +68,8 @@ public final class ReadConsistency {
 
   private final Cluster cluster;
   private final Watermark watermark;
+  /** GTIDs of {@link #watermark} the primary was found to lack, not yet taken as lost ({@link LostGtidRule}). */
+  private final LostGtidSuspicion ownLost = new LostGtidSuspicion();
   private final PrimaryAccess primary;
   private final ReplicaSet replicas;
   private final boolean queryCapture;
@@ -318,9 +322,16 @@ public final class ReadConsistency {
   }
 
   private void forgetLostReads(ReadWatermark w, ReadBound b) throws SQLException {
+    long now = System.nanoTime();
+    if (!w.lostGtids().due(now)) {
+      return; // a suspicion too recent to decide: no round trip until the commit had time to settle
+    }
     plans.unstable();
     ExecutedSplit split = askPrimary(b.full());
-    if (split != null && !split.missing().isEmpty() && w.forget(b, split.kept())) {
+    if (split == null || !lostForGood(w.lostGtids(), split.missing(), now, false, "what earlier reads saw")) {
+      return;
+    }
+    if (w.forget(b, split.kept())) {
       cluster.metrics().lostGtidsForgotten();
       LOG.warn("[{}] the primary {} has not executed {} of what earlier reads saw (an errant transaction on a"
           + " replica, lost with an old primary, or a token from elsewhere); forgetting them", cluster.name(),
@@ -437,7 +448,7 @@ public final class ReadConsistency {
     LOG.debug("[{}] watermark names GTIDs the primary never executed; reading on the primary", cluster.name());
     Position own = watermark.current();
     if (!own.isEmpty() && !cluster.knownOnPrimary().contains(own)) {
-      forgetLost(own);
+      forgetLost(own, false);
     }
     for (int i = 0; i < scopes; i++) {
       ReadBound b = readScopes[i].bound();
@@ -515,13 +526,40 @@ public final class ReadConsistency {
       return;
     }
     watermarkGrewAt = cluster.primaryPollsSent();
-    forgetLost(wm);
+    forgetLost(wm, false);
   }
 
-  private void forgetLost(Position wm) throws SQLException {
+  /**
+   * The {@link LostGtidRule} on {@code missing} (what the primary has not executed now): true when those
+   * GTIDs are lost and must be forgotten; false when nothing is missing, or when they may still be
+   * committing on the primary (logged at DEBUG; asked again once the commit had time to settle).
+   */
+  private boolean lostForGood(LostGtidSuspicion suspicion, Position missing, long now, boolean primaryMoved,
+      String of) {
+    LostGtidRule.Verdict v = suspicion.check(missing, now, primaryMoved);
+    if (v == LostGtidRule.Verdict.SUSPECT) {
+      LOG.debug("[{}] the primary {} has not executed {} of {} yet: a commit in flight, or lost; asked again in {} ms",
+          cluster.name(), primary.connection().host(), missing, of, LostGtidRule.SETTLE_MILLIS);
+    }
+    return v == LostGtidRule.Verdict.FORGET;
+  }
+
+  /**
+   * Forgets the GTIDs of {@code wm} the primary has not executed, once they are lost ({@link LostGtidRule}:
+   * at once when {@code primaryMoved}, else only when they stayed missing while a commit settles).
+   */
+  private void forgetLost(Position wm, boolean primaryMoved) throws SQLException {
+    long now = System.nanoTime();
+    if (!primaryMoved && !ownLost.due(now)) {
+      return; // a suspicion too recent to decide: no round trip until the commit had time to settle
+    }
     plans.unstable();
     ExecutedSplit split = askPrimary(wm);
-    if (split == null || split.missing().isEmpty()) {
+    if (split == null) {
+      return;
+    }
+    if (split.missing().isEmpty()) {
+      ownLost.check(split.missing(), now, primaryMoved);
       return;
     }
     if (primary.connection().positionsPerPrimary()) {
@@ -530,6 +568,9 @@ public final class ReadConsistency {
       captureWithQuery();
       LOG.info("[{}] the watermark {} is a position of another primary: replaced by the primary {}'s position {}",
           cluster.name(), wm, primary.connection().host(), watermark.current());
+      return;
+    }
+    if (!lostForGood(ownLost, split.missing(), now, primaryMoved, "this connection's watermark")) {
       return;
     }
     if (watermark.forget(wm, split.kept())) {
@@ -553,7 +594,7 @@ public final class ReadConsistency {
     }
     Position wm = watermark.current();
     if (!wm.isEmpty() && !cluster.primaryPosition().executed().contains(wm)) {
-      forgetLost(wm);
+      forgetLost(wm, true);
     }
     watermarkCheckedEpoch = epoch;
   }

@@ -455,8 +455,30 @@ public final class Session {
 
   // ---------------------------------------------------------------- lifecycle
 
+  /**
+   * Whether the connection can serve statements: its primary connection answers, or, when it does not
+   * (the primary died), a replica of the cluster may serve reads ({@code Health.reachable}: in rotation or
+   * not), so the connection still serves reads (a pool keeps it; its writes fail fast, with an error a pool
+   * does not evict for, until a primary takes them). Not only replicas in rotation: a primary's death stops
+   * every replica's receiver, and after {@code ryow.applierStopGrace} all of them are out of rotation while
+   * they still serve the reads they have. The dead primary connection is replaced before the next statement
+   * that needs the primary.
+   */
   public boolean isValid(int timeout) throws SQLException {
-    return !closed && link.connection().jdbc().isValid(timeout);
+    if (closed) {
+      return false;
+    }
+    PhysicalConnection p = link.connection();
+    if (!p.isClosed() && p.jdbc().isValid(timeout)) {
+      return true;
+    }
+    p.markBroken();
+    for (dev.ryow.jdbc.cluster.ReplicaEndpoint e : cluster.servers()) {
+      if (e != cluster.primary().endpoint() && !e.vacant() && e.health().reachable()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public boolean isClosed() {

@@ -187,6 +187,140 @@ class GroupReplicationIT {
   }
 
   /**
+   * The primary killed under a pooled half-read, half-write load on defaults (HikariCP pool 4, 6 readers and 6
+   * writers, {@link OutageWorkload}): the election is measured from the kill until a member reports an ONLINE
+   * primary other than the killed one. Reads go on on the secondaries during the election at no less than
+   * 80 % of the rate before the kill (both rates over windows this test measures); each write that begins
+   * during the election ends within 3 s, acknowledged or failed with the retryable HYT01 (the write running
+   * on the primary at the kill may fail with 08S01); no read is stale, no acknowledged write is lost, and
+   * afterwards every pooled connection writes on the elected primary.
+   */
+  @Test
+  void aPoolReadsThroughAnElectionAndItsWritesFailFastOrRunOnTheElectedPrimary() throws Exception {
+    if (primaryPort() != MEMBER_PORTS.get(0)) {
+      group("switchover", "member1");
+    }
+    int old = primaryPort();
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(URL);
+    config.setMaximumPoolSize(POOL);
+    config.setPoolName("group-election");
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      try (Connection c = pool.getConnection()) {
+        awaitInRotation(c, 2);
+      }
+      OutageWorkload.Source source = new OutageWorkload.Source() {
+        @Override
+        public Connection take(int thread) throws SQLException {
+          return pool.getConnection();
+        }
+
+        @Override
+        public void give(int thread, Connection c) throws SQLException {
+          c.close();
+        }
+      };
+      OutageWorkload load = new OutageWorkload("it_group", source, 6, 6);
+      long beforeNanos;
+      long electionNanos;
+      int elected;
+      try (load) {
+        long started = System.nanoTime();
+        Thread.sleep(5_000);
+        beforeNanos = System.nanoTime() - started;
+        group("kill-primary");
+        // The election is measured from the moment the primary is dead (the sandbox's kill returned).
+        load.phase.set(OutageWorkload.DURING);
+        long killedAt = System.nanoTime();
+        long deadline = killedAt + TimeUnit.SECONDS.toNanos(60);
+        int seen = primaryPortOrZero();
+        while (seen == 0 || seen == old) {
+          assertThat(System.nanoTime()).as("a new primary elected within 60 s of the kill").isLessThan(deadline);
+          Thread.sleep(50);
+          seen = primaryPortOrZero();
+        }
+        elected = seen;
+        electionNanos = System.nanoTime() - killedAt;
+        load.phase.set(OutageWorkload.AFTER);
+        long afterDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (load.writes.get(OutageWorkload.AFTER) < 50) {
+          assertThat(System.nanoTime()).as("writes after the election: %s", load.failures).isLessThan(afterDeadline);
+          Thread.sleep(50);
+        }
+      }
+      double before = load.reads.get(OutageWorkload.BEFORE) * 1e9 / beforeNanos;
+      double during = load.reads.get(OutageWorkload.DURING) * 1e9 / electionNanos;
+      long slowest = 0;
+      long slowestFailed = 0;
+      Map<String, Integer> outcomes = new java.util.TreeMap<>();
+      for (OutageWorkload.WriteAttempt a : load.downWrites) {
+        slowest = Math.max(slowest, a.millis());
+        slowestFailed = "ok".equals(a.outcome()) ? slowestFailed : Math.max(slowestFailed, a.millis());
+        outcomes.merge(a.outcome(), 1, Integer::sum);
+      }
+      System.out.printf("GROUP pooled election (HikariCP pool 4, 6 readers + 6 writers, kill -9 of the primary %d,"
+              + " elected %d after %d ms): reads/s before %.1f, during the election %.1f (%.0f %%), by port %s;"
+              + " writes begun during the election %d %s, slowest %d ms, slowest failed %d ms; writes ok"
+              + " before/during/after %d/%d/%d, failed %d/%d/%d; failed reads %d/%d/%d; stale %d%n",
+          old, elected, electionNanos / 1_000_000, before, during, 100 * during / before, load.downReadsByPort,
+          load.downWrites.size(), outcomes, slowest, slowestFailed, load.writes.get(0), load.writes.get(1), load.writes.get(3),
+          load.failedWrites.get(0), load.failedWrites.get(1), load.failedWrites.get(3), load.failedReads.get(0),
+          load.failedReads.get(1), load.failedReads.get(3), load.stale.get());
+      assertThat(elected).isNotEqualTo(old);
+      assertThat(load.stale.get()).as("stale reads: %s", load.failures).isZero();
+      assertThat(load.failedReads.get(OutageWorkload.DURING)).as("failed reads during the election: %s",
+          load.failures).isZero();
+      assertThat(during).as("reads/s during the election against %.1f before", before)
+          .isGreaterThanOrEqualTo(0.8 * before);
+      assertThat(load.downReadsByPort.keySet()).as("servers that ran reads during the election")
+          .doesNotContain(old);
+      long inFlightAtTheKill = 0;
+      for (OutageWorkload.WriteAttempt a : load.downWrites) {
+        if (!"ok".equals(a.outcome())) {
+          String state = a.outcome().substring(0, 5);
+          assertThat(state).as("SQLState of a write that failed during the election: %s", a).isIn("HYT01", "08S01");
+          inFlightAtTheKill += "08S01".equals(state) ? 1 : 0;
+          assertThat(a.millis()).as("time to the failure of a write begun during the election: %s", a)
+              .isLessThanOrEqualTo(3_000);
+        }
+      }
+      assertThat(inFlightAtTheKill).as("writes lost under the kill (08S01): one running per writer at most")
+          .isLessThanOrEqualTo(6);
+      Set<Integer> found = new HashSet<>();
+      try (Connection c = plain(elected); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT id, port FROM it_group")) {
+        while (rs.next()) {
+          found.add(rs.getInt(1));
+        }
+      }
+      Set<Integer> lost = new HashSet<>(load.acknowledged);
+      lost.removeAll(found);
+      assertThat(lost).as("acknowledged writes missing on the elected primary").isEmpty();
+      // Afterwards every pooled connection writes: all four held at once, one write on each.
+      List<Connection> all = new ArrayList<>();
+      try {
+        for (int i = 0; i < POOL; i++) {
+          all.add(pool.getConnection());
+        }
+        for (int i = 0; i < all.size(); i++) {
+          try (Statement s = all.get(i).createStatement()) {
+            s.executeUpdate("INSERT INTO it_group (id, v, port) VALUES (" + (900_000 + i) + ", 0, @@port)");
+          }
+        }
+      } finally {
+        for (Connection c : all) {
+          c.close();
+        }
+      }
+      try (Connection c = plain(elected); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM it_group WHERE id >= 900000 AND port = " + elected)) {
+        rs.next();
+        assertThat(rs.getInt(1)).as("writes on the elected primary, one per pooled connection").isEqualTo(POOL);
+      }
+    }
+  }
+
+  /**
    * Logical connections the application holds, with no pool to evict them, busy through a {@code kill -9}
    * of the primary ({@link HeldConnections}: 8 threads on 4 held connections writing and reading back,
    * 2 readers on connections of their own). The same logical connections go on writing on the elected

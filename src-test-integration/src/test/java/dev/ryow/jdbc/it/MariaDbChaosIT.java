@@ -132,8 +132,9 @@ class MariaDbChaosIT {
 
   /**
    * What a kill and restart of the primary must leave: no stale read, no acknowledged write lost, every write
-   * on the primary, writes again after its restart, no failed read, and at most the write each thread had
-   * running on the primary when it died failing. (Where the reads ran while it was dead is printed, not
+   * on the primary, writes again after its restart, no failed read, and no failed write but the one each thread
+   * had running on the primary when it died (08xxx) and those attempted while no server was writable (HYT01,
+   * failing fast: docs/operations.md). (Where the reads ran while it was dead is printed, not
    * asserted: each iteration's write waits for the primary, so only the reads of writes acknowledged before
    * the kill run then; with the appliers blocked, those seen so far waited for the restarted primary.)
    */
@@ -147,7 +148,7 @@ class MariaDbChaosIT {
         .as("writes that ran elsewhere than the primary").isZero();
     assertThat(load.writes(ReadBackLoad.AFTER)).as("writes after the restart").isGreaterThanOrEqualTo(100);
     assertThat(load.failedReads.get()).as("failed reads (%s)", load.failures).isZero();
-    assertThat(load.failedWrites.get()).as("failed writes (%s)", load.failures).isLessThanOrEqualTo(threads);
+    load.assertWritesFailedAsDocumentedForADeadPrimary(threads);
   }
 
   /**

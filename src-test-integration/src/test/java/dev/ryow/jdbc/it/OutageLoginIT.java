@@ -21,7 +21,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,7 +31,8 @@ import org.junit.jupiter.api.Test;
 /**
  * New logical connections opened while the primary is down (killed), on the sandbox with the driver's
  * defaults: they open, serve reads on the replicas (every read must see the rows this JVM wrote before the
- * kill), and the first write on one waits for the primary and runs there once it is back. Without a
+ * kill), a write on one fails fast while no server is writable (HYT01) and runs on the primary once it is
+ * back. Without a
  * pool ({@code DriverManager}) and under a HikariCP pool that replaces all its connections right after
  * the kill. Which server ran each read is its own {@code @@port}; the replicas' performance_schema digests
  * count the reads they ran.
@@ -100,7 +100,6 @@ class OutageLoginIT {
     Sandbox.run("kill", "primary");
     long killedAt = System.nanoTime();
     List<Connection> opened = new ArrayList<>();
-    ExecutorService writerThread = Executors.newSingleThreadExecutor();
     try {
       Map<Integer, Integer> readsByPort = new TreeMap<>();
       for (int i = 0; i < 6; i++) {
@@ -115,18 +114,27 @@ class OutageLoginIT {
       Topology.assertCounted(Topology.settled(() -> replicaReadsCounted() - replicaReadsBefore, 18), 18,
           "reads the replicas ran while the primary was down");
 
-      // A write on a connection opened during the outage waits for the primary, and runs there once it is back.
+      // A write on a connection opened during the outage fails fast (the primary died: no switchover is under
+      // way), with a retryable SQLState a pool does not evict for, and the same connection writes once it is back.
       Connection writer = opened.get(0);
-      Future<Integer> write = writerThread.submit(() -> {
-        try (Statement s = writer.createStatement()) {
-          return s.executeUpdate("INSERT INTO " + TABLE + " (id, v, port) VALUES (100, 100, @@port)");
-        }
-      });
-      Thread.sleep(1_000);
-      assertThat(write.isDone()).as("a write finished while no primary was up").isFalse();
+      long writeStart = System.nanoTime();
+      SQLException refused = null;
+      try (Statement s = writer.createStatement()) {
+        s.executeUpdate("INSERT INTO " + TABLE + " (id, v, port) VALUES (100, 100, @@port)");
+      } catch (SQLException e) {
+        refused = e;
+      }
+      long refusedMillis = (System.nanoTime() - writeStart) / 1_000_000;
+      assertThat((Throwable) refused).as("a write while no server is writable").isNotNull();
+      assertThat(refused.getSQLState()).as("its SQLState (%s)", refused.getMessage()).isEqualTo("HYT01");
+      assertThat(refused.getMessage()).contains("is unreachable since");
+      assertThat(refusedMillis).as("time to the write's failure").isLessThan(10_000);
       Sandbox.run("restart", "primary");
       long downMillis = (System.nanoTime() - killedAt) / 1_000_000;
-      assertThat(write.get(90, TimeUnit.SECONDS)).as("rows the write inserted").isEqualTo(1);
+      try (Statement s = writer.createStatement()) {
+        assertThat(s.executeUpdate("INSERT INTO " + TABLE + " (id, v, port) VALUES (100, 100, @@port)"))
+            .as("rows the write inserted after the restart").isEqualTo(1);
+      }
       assertThat(Topology.queryLong(PRIMARY_PORT, "SELECT port FROM " + TABLE + " WHERE id = 100"))
           .as("the server that ran the write").isEqualTo(PRIMARY_PORT);
       try (Statement s = writer.createStatement();
@@ -145,12 +153,12 @@ class OutageLoginIT {
           .isEqualTo(opened.size() - 1L);
       MetricsSnapshot after = metrics();
       System.out.printf("OUTAGE LOGIN (no pool): %d connections opened in %d ms after the kill, reads by port %s;"
-              + " primary down %d ms; logins without primary %d%n", opened.size(), openedMillis, readsByPort,
-          downMillis, after.loginsWithoutPrimary() - before.loginsWithoutPrimary());
+              + " a write failed in %d ms (%s); primary down %d ms; logins without primary %d%n", opened.size(),
+          openedMillis, readsByPort, refusedMillis, refused.getSQLState(), downMillis,
+          after.loginsWithoutPrimary() - before.loginsWithoutPrimary());
       assertThat(after.loginsWithoutPrimary() - before.loginsWithoutPrimary())
           .as("logins that found no writable primary").isGreaterThanOrEqualTo(opened.size());
     } finally {
-      writerThread.shutdownNow();
       for (Connection c : opened) {
         c.close();
       }

@@ -1,5 +1,7 @@
 package dev.ryow.jdbc.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -118,6 +120,10 @@ final class ReadBackLoad implements AutoCloseable {
   final AtomicLong failedWrites = new AtomicLong();
   final AtomicLong failedReads = new AtomicLong();
   final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+  /** Failed writes by SQLState. */
+  final Map<String, AtomicLong> failedWritesByState = new ConcurrentHashMap<>();
+  /** Where the first stale reads ran, and why ({@link dev.ryow.jdbc.RyowConnection#lastRead}). */
+  final ConcurrentLinkedQueue<String> staleReads = new ConcurrentLinkedQueue<>();
   private final Map<String, LongAdder> readsByPhaseAndPort = new ConcurrentHashMap<>();
   private final Map<Integer, LongAdder> writesByPhase = new ConcurrentHashMap<>();
   private final String table;
@@ -156,6 +162,7 @@ final class ReadBackLoad implements AutoCloseable {
         acknowledged.add(id);
         writesByPhase.computeIfAbsent(began, k -> new LongAdder()).increment();
       } catch (SQLException e) {
+        failedWritesByState.computeIfAbsent(String.valueOf(e.getSQLState()), k -> new AtomicLong()).incrementAndGet();
         failed(failedWrites, "write", began, e);
         Thread.sleep(20);
         continue;
@@ -174,6 +181,10 @@ final class ReadBackLoad implements AutoCloseable {
             }
           } else {
             stale.incrementAndGet();
+            if (staleReads.size() < KEPT_MESSAGES) {
+              staleReads.add("read of " + id + " in phase " + readBegan + ": "
+                  + lease.connection().unwrap(dev.ryow.jdbc.RyowConnection.class).lastRead());
+            }
           }
         }
       } catch (SQLException e) {
@@ -191,6 +202,27 @@ final class ReadBackLoad implements AutoCloseable {
       failures.add(what + " in phase " + inPhase + ": " + e.getSQLState() + " "
           + (m.length() > 160 ? m.substring(0, 160) : m));
     }
+  }
+
+  /**
+   * The writes that failed while the primary died and stayed dead, as documented (docs/operations.md): the
+   * write each of the {@code threads} threads had running on the primary when it died, with a connection
+   * failure (08xxx, not run again: it may have committed), and the writes attempted while no server was
+   * writable, with the retryable HYT01 (they fail fast; none ran). Nothing else fails.
+   */
+  void assertWritesFailedAsDocumentedForADeadPrimary(int threads) {
+    assertThat(failedWritesByState.keySet())
+        .as("SQLStates of failed writes (%s): 08xxx for the write running at the kill, HYT01 while no server was"
+            + " writable", failures)
+        .allMatch(state -> state.startsWith("08") || "HYT01".equals(state));
+    long inFlight = 0;
+    for (Map.Entry<String, AtomicLong> e : failedWritesByState.entrySet()) {
+      if (e.getKey().startsWith("08")) {
+        inFlight += e.getValue().get();
+      }
+    }
+    assertThat(inFlight).as("writes failed with a connection failure (%s): one running per thread at the kill at"
+        + " most", failedWritesByState).isLessThanOrEqualTo(threads);
   }
 
   /** Reads that began in {@code inPhase}, returned their row, and ran on the server on {@code port}. */
@@ -230,8 +262,8 @@ final class ReadBackLoad implements AutoCloseable {
   @Override
   public String toString() {
     return acknowledged.size() + " acknowledged writes, writes by phase " + writesByPhase + ", reads by phase@port "
-        + readsByPhaseAndPort + ", stale " + stale + ", wrong server " + wrongServer + ", failed writes "
-        + failedWrites + ", failed reads " + failedReads + " " + failures;
+        + readsByPhaseAndPort + ", stale " + stale + " " + staleReads + ", wrong server " + wrongServer + ", failed writes "
+        + failedWrites + " " + failedWritesByState + ", failed reads " + failedReads + " " + failures;
   }
 
   /** Stops the threads (bounded: a thread stuck for 90 s fails the test) and closes the source. */

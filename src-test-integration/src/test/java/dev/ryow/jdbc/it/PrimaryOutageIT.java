@@ -1,0 +1,255 @@
+package dev.ryow.jdbc.it;
+
+import static dev.ryow.jdbc.it.Topology.PRIMARY_PORT;
+import static dev.ryow.jdbc.it.Topology.REPLICA_PORTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The primary killed for 10 s under a half-read, half-write load of 12 threads, on the default URL: with
+ * a HikariCP pool of 4, and with 6 held connections each shared by a reader and a writer. Reads go on on
+ * the replicas at no less than 80 % of the rate before the kill (both rates over windows the test
+ * measures); each write that begins during the outage fails fast with a documented SQLState instead of
+ * holding its connection until the primary returns; nothing acknowledged is lost, no read is stale, and
+ * afterwards every connection writes again. Which server ran each read is its own {@code @@port}.
+ */
+class PrimaryOutageIT {
+  private static final String TABLE = "it_primary_outage";
+  private static final long OUTAGE_MILLIS = 10_000;
+  private static final long BEFORE_MILLIS = 5_000;
+  /** The driver's documented wait for a new primary after the primary's death ({@code docs/operations.md}). */
+  private static final long WRITE_BOUND_MILLIS = 2_000;
+  /** What a loaded 2-core machine may add to the bound (scheduling, a discovery round, the connect attempt). */
+  private static final long SLACK_MILLIS = 3_000;
+  /** SQLStates a write that began during the outage may fail with: fail-fast (HYT01), or lost under it (08S01). */
+  private static final Set<String> DOCUMENTED = Set.of("HYT01", "08S01");
+
+  @BeforeEach
+  void table() throws SQLException {
+    Topology.resumeAppliers();
+    Topology.recreateTable(TABLE, "id INT PRIMARY KEY, v INT NOT NULL, port INT NOT NULL");
+  }
+
+  @AfterEach
+  void restore() {
+    Sandbox.restoreTopology();
+  }
+
+  @Test
+  void aPooledApplicationReadsThroughAKilledPrimaryAndItsWritesFailFast() throws Exception {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(Topology.ryowUrl());
+    config.setMaximumPoolSize(4);
+    config.setPoolName("primary-outage");
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      OutageWorkload.Source source = new OutageWorkload.Source() {
+        @Override
+        public Connection take(int thread) throws SQLException {
+          return pool.getConnection();
+        }
+
+        @Override
+        public void give(int thread, Connection c) throws SQLException {
+          c.close();
+        }
+      };
+      OutageWorkload load = new OutageWorkload(TABLE, source, 6, 6);
+      Measured m;
+      try (load) {
+        m = outage(load, "HikariCP pool 4");
+      }
+      // Afterwards every pooled connection writes again: all four held at once, one write on each.
+      List<Connection> all = new ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          all.add(pool.getConnection());
+        }
+        writeOnEach(all, 900_000);
+      } finally {
+        for (Connection c : all) {
+          c.close();
+        }
+      }
+      check(load, m);
+    }
+  }
+
+  @Test
+  void aPooledApplicationFollowsAPlannedSwitchoverWithoutAFailedWrite() throws Exception {
+    int newPrimary = REPLICA_PORTS.get(0);
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(Topology.ryowUrl());
+    config.setMaximumPoolSize(4);
+    config.setPoolName("primary-switchover");
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      OutageWorkload.Source source = new OutageWorkload.Source() {
+        @Override
+        public Connection take(int thread) throws SQLException {
+          return pool.getConnection();
+        }
+
+        @Override
+        public void give(int thread, Connection c) throws SQLException {
+          c.close();
+        }
+      };
+      OutageWorkload load = new OutageWorkload(TABLE, source, 6, 6);
+      try (load) {
+        Thread.sleep(3_000);
+        load.phase.set(OutageWorkload.DURING);
+        Sandbox.run("switchover", "replica1");
+        load.phase.set(OutageWorkload.AFTER);
+        Thread.sleep(3_000);
+      }
+      System.out.printf("PRIMARY SWITCHOVER (HikariCP pool 4, 6 readers + 6 writers): writes ok %d/%d/%d/%d, failed"
+              + " %d/%d/%d/%d; reads %d/%d/%d/%d, failed %d/%d/%d/%d; stale %d; %s%n",
+          load.writes.get(0), load.writes.get(1), load.writes.get(2), load.writes.get(3),
+          load.failedWrites.get(0), load.failedWrites.get(1), load.failedWrites.get(2), load.failedWrites.get(3),
+          load.reads.get(0), load.reads.get(1), load.reads.get(2), load.reads.get(3),
+          load.failedReads.get(0), load.failedReads.get(1), load.failedReads.get(2), load.failedReads.get(3),
+          load.stale.get(), load.failures);
+      for (int p = 0; p < 4; p++) {
+        assertThat(load.failedWrites.get(p)).as("failed writes in phase %d: %s", p, load.failures).isZero();
+        assertThat(load.failedReads.get(p)).as("failed reads in phase %d: %s", p, load.failures).isZero();
+      }
+      assertThat(load.stale.get()).as("stale reads: %s", load.failures).isZero();
+      assertThat(load.writes.get(OutageWorkload.AFTER)).as("writes after the switchover").isPositive();
+      Set<Integer> missing = new HashSet<>(load.acknowledged);
+      try (Connection c = Topology.plain(newPrimary); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT id FROM " + TABLE)) {
+        while (rs.next()) {
+          missing.remove(rs.getInt(1));
+        }
+      }
+      assertThat(missing).as("acknowledged writes missing on the new primary").isEmpty();
+    }
+  }
+
+  @Test
+  void heldConnectionsReadThroughAKilledPrimaryAndTheirWritesFailFast() throws Exception {
+    List<Connection> held = new ArrayList<>();
+    List<ReentrantLock> locks = new ArrayList<>();
+    try {
+      for (int i = 0; i < 6; i++) {
+        held.add(DriverManager.getConnection(Topology.ryowUrl()));
+        locks.add(new ReentrantLock());
+      }
+      // Thread t uses connection t / 2: each connection is shared by one reader and one writer.
+      OutageWorkload.Source source = new OutageWorkload.Source() {
+        @Override
+        public Connection take(int thread) {
+          locks.get(thread / 2).lock();
+          return held.get(thread / 2);
+        }
+
+        @Override
+        public void give(int thread, Connection c) {
+          locks.get(thread / 2).unlock();
+        }
+      };
+      OutageWorkload load = new OutageWorkload(TABLE, source, 6, 6);
+      Measured m;
+      try (load) {
+        m = outage(load, "6 held connections");
+      }
+      writeOnEach(held, 800_000);
+      check(load, m);
+    } finally {
+      for (Connection c : held) {
+        c.close();
+      }
+    }
+  }
+
+  private record Measured(double beforePerSecond, double downPerSecond, long downMillis) {}
+
+  /** Runs the load before, during (10 s) and after a kill of the primary; prints the figures. */
+  private static Measured outage(OutageWorkload load, String what) throws Exception {
+    long started = System.nanoTime();
+    Thread.sleep(BEFORE_MILLIS);
+    long beforeNanos = System.nanoTime() - started;
+    Sandbox.run("kill", "primary");
+    long killedAt = System.nanoTime();
+    load.phase.set(OutageWorkload.DURING);
+    Thread.sleep(OUTAGE_MILLIS);
+    long downNanos = System.nanoTime() - killedAt;
+    load.phase.set(OutageWorkload.RESTARTING);
+    Sandbox.run("restart", "primary");
+    load.phase.set(OutageWorkload.AFTER);
+    Thread.sleep(2_000);
+    double before = load.reads.get(OutageWorkload.BEFORE) * 1e9 / beforeNanos;
+    double down = load.reads.get(OutageWorkload.DURING) * 1e9 / downNanos;
+    long maxWrite = 0;
+    java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
+    for (OutageWorkload.WriteAttempt a : load.downWrites) {
+      maxWrite = Math.max(maxWrite, a.millis());
+      outcomes.merge(a.outcome(), 1, Integer::sum);
+    }
+    System.out.printf("PRIMARY OUTAGE (%s, 6 readers + 6 writers, kill primary %d ms): reads/s before %.1f, during %.1f"
+            + " (%.0f %%), down reads by port %s; writes begun during the outage %d %s, slowest %d ms;"
+            + " reads before/during/restarting/after %d/%d/%d/%d, failed reads %d/%d/%d/%d; writes ok %d/%d/%d/%d,"
+            + " failed %d/%d/%d/%d; stale %d%n",
+        what, downNanos / 1_000_000, before, down, 100 * down / before, load.downReadsByPort, load.downWrites.size(),
+        outcomes, maxWrite, load.reads.get(0), load.reads.get(1), load.reads.get(2), load.reads.get(3),
+        load.failedReads.get(0), load.failedReads.get(1), load.failedReads.get(2), load.failedReads.get(3),
+        load.writes.get(0), load.writes.get(1), load.writes.get(2), load.writes.get(3),
+        load.failedWrites.get(0), load.failedWrites.get(1), load.failedWrites.get(2), load.failedWrites.get(3),
+        load.stale.get());
+    return new Measured(before, down, downNanos / 1_000_000);
+  }
+
+  private static void writeOnEach(List<Connection> connections, int firstId) throws SQLException {
+    for (int i = 0; i < connections.size(); i++) {
+      try (Statement s = connections.get(i).createStatement()) {
+        s.executeUpdate("INSERT INTO " + TABLE + " (id, v, port) VALUES (" + (firstId + i) + ", 0, @@port)");
+      }
+    }
+    assertThat(Topology.queryLong(PRIMARY_PORT, "SELECT COUNT(*) FROM " + TABLE + " WHERE id >= " + firstId
+        + " AND port = " + PRIMARY_PORT)).as("writes on the primary, one per connection, after the outage")
+        .isEqualTo(connections.size());
+  }
+
+  private static void check(OutageWorkload load, Measured m) throws SQLException {
+    assertThat(load.stale.get()).as("stale reads: %s", load.failures).isZero();
+    assertThat(load.failedReads.get(OutageWorkload.BEFORE)).as("failed reads before the kill: %s", load.failures)
+        .isZero();
+    assertThat(load.failedReads.get(OutageWorkload.DURING)).as("failed reads during the outage: %s", load.failures)
+        .isZero();
+    assertThat(load.downReadsByPort.keySet()).as("servers that ran reads during the outage").isSubsetOf(REPLICA_PORTS);
+    assertThat(m.downPerSecond()).as("reads/s during the outage against %.1f before", m.beforePerSecond())
+        .isGreaterThanOrEqualTo(0.8 * m.beforePerSecond());
+    assertThat(load.downWrites).as("writes begun during the outage").isNotEmpty();
+    for (OutageWorkload.WriteAttempt a : load.downWrites) {
+      if (!"ok".equals(a.outcome())) {
+        assertThat(a.outcome().substring(0, 5)).as("SQLState of a write that failed during the outage: %s", a)
+            .isIn(DOCUMENTED);
+      }
+      assertThat(a.millis()).as("time to the end of a write begun during the outage: %s", a)
+          .isLessThanOrEqualTo(WRITE_BOUND_MILLIS + SLACK_MILLIS);
+    }
+    // 0 acknowledged writes lost: every one is on the restarted primary.
+    Set<Integer> missing = new HashSet<>(load.acknowledged);
+    try (Connection c = Topology.plain(PRIMARY_PORT); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id FROM " + TABLE)) {
+      while (rs.next()) {
+        missing.remove(rs.getInt(1));
+      }
+    }
+    assertThat(missing).as("acknowledged writes missing on the primary").isEmpty();
+  }
+}
