@@ -34,6 +34,14 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
   private @Nullable PreparedStatement holdsParameters;
   /** The primary connection whose shared checker took this read's parameters ({@link #checker()}), if any. */
   private @Nullable PhysicalConnection checkedOn;
+  /**
+   * With {@code useCursorFetch=true}: the primary's and the replica's physical statements whose first
+   * execution was seen ({@link #cursorSafe}), and whether that execution opened a server cursor.
+   */
+  private @Nullable PreparedStatement firstRanOnPrimary;
+  private @Nullable PreparedStatement firstRanOnReplica;
+  private boolean primaryOpenedCursorFirst;
+  private boolean replicaOpenedCursorFirst;
 
   private RoutingPreparedStatement(LogicalConnection connection, String sql, StatementShape shape, StatementKind kind)
       throws SQLException {
@@ -142,7 +150,56 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
 
   @Override
   PreparedStatement preparedRunner(PhysicalConnection on, Execution x) throws SQLException {
-    return StatementTimeouts.within(ready(on), x.deadlineNanos());
+    PreparedStatement ps = ready(on);
+    return StatementTimeouts.within(session.cursorFetch() ? cursorSafe(on, ps) : ps, x.deadlineNanos());
+  }
+
+  /**
+   * With {@code useCursorFetch=true}, Connector/J and the server answer every execution without a cursor of a
+   * server-side prepared statement whose first execution opened one with a reply Connector/J cannot read
+   * ({@code ArrayIndexOutOfBoundsException}, its Bug#104753). An application that executes first without a
+   * cursor never meets it on Connector/J alone, but a physical statement the driver creates later, when a
+   * read moves to another server after the fetch size was raised, starts with a cursor. Such a statement is
+   * prepared again (one round trip) before an execution without a cursor; the first execution of each physical
+   * statement is recorded here. Costs two getters per execution, only with {@code useCursorFetch=true}.
+   */
+  private PreparedStatement cursorSafe(PhysicalConnection on, PreparedStatement ps) throws SQLException {
+    boolean cursor = ps.getFetchSize() > 0 && ps.getResultSetType() == ResultSet.TYPE_FORWARD_ONLY;
+    boolean primary = on == session.primary();
+    if (ps != (primary ? firstRanOnPrimary : firstRanOnReplica)) {
+      firstRan(primary, ps, cursor);
+      return ps;
+    }
+    if (cursor || !(primary ? primaryOpenedCursorFirst : replicaOpenedCursorFirst)) {
+      return ps;
+    }
+    PreparedStatement fresh = (PreparedStatement) renew(on);
+    recorder.replay(fresh);
+    holdsParameters = fresh;
+    firstRan(primary, fresh, false);
+    return fresh;
+  }
+
+  /**
+   * A physical statement whose first execution opened a cursor is not returned to Connector/J's statement
+   * cache ({@code cachePrepStmts=true}): the server keeps that state, so the next {@code prepareStatement} of
+   * the text, which gets the cached statement, would fail without a cursor ({@link #cursorSafe}).
+   */
+  @Override
+  void retiring(Statement s) {
+    if ((s == firstRanOnPrimary && primaryOpenedCursorFirst) || (s == firstRanOnReplica && replicaOpenedCursorFirst)) {
+      notCached(s);
+    }
+  }
+
+  private void firstRan(boolean primary, PreparedStatement ps, boolean cursor) {
+    if (primary) {
+      firstRanOnPrimary = ps;
+      primaryOpenedCursorFirst = cursor;
+    } else {
+      firstRanOnReplica = ps;
+      replicaOpenedCursorFirst = cursor;
+    }
   }
 
   /** Where {@code x}, which failed with {@code e}, runs again (or rethrows); a refused write stays a write. */
@@ -238,6 +295,8 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     pipelined = null;
     recorder.clear();
     holdsParameters = null;
+    firstRanOnPrimary = null;
+    firstRanOnReplica = null;
   }
 
   /**

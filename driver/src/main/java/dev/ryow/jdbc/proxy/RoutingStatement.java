@@ -82,12 +82,46 @@ class RoutingStatement extends RoutedExecutions {
     }
     Statement s = onReplica;
     if (s == null || replicaOwner != on) {
+      if (s != null) {
+        retiring(s);
+      }
       PhysicalStatements.close(s, null); // its connection may be gone (a replica that failed): nothing left to release
       s = configure(create(on));
       onReplica = s;
       replicaOwner = on;
     }
     return s;
+  }
+
+  /**
+   * Closes the physical statement on {@code on} for good (not into Connector/J's statement cache, which would
+   * hand the same server statement back) and creates and configures a new one there, which becomes
+   * {@link #current}.
+   */
+  final Statement renew(PhysicalConnection on) throws SQLException {
+    Statement old = on == session.primary() ? onPrimary : onReplica;
+    if (old != null) {
+      notCached(old);
+      PhysicalStatements.close(old, null);
+      if (old == onPrimary) {
+        onPrimary = null;
+      } else {
+        onReplica = null;
+      }
+    }
+    return physical(on);
+  }
+
+  /** Before a physical statement of this one is closed (the statement's own close, a replica it left). */
+  void retiring(Statement s) {}
+
+  /** Closing {@code s} then closes it on the server, rather than into Connector/J's statement cache. */
+  static void notCached(Statement s) {
+    try {
+      s.setPoolable(false);
+    } catch (SQLException ignored) {
+      // closed already: nothing is cached
+    }
   }
 
   /** A new physical statement on {@code on}, in this statement's database (a prepared one prepares its text). */
@@ -400,7 +434,11 @@ class RoutingStatement extends RoutedExecutions {
     closed = true;
     SQLException failure = null;
     for (int i = 0, n = physicalSlots(); i < n; i++) {
-      failure = PhysicalStatements.close(physicalSlot(i), failure);
+      Statement s = physicalSlot(i);
+      if (s != null) {
+        retiring(s);
+      }
+      failure = PhysicalStatements.close(s, failure);
     }
     forgetPhysical();
     current = null;

@@ -55,6 +55,8 @@ public final class Session {
   private final boolean tracksOpenResources;
   /** Connector/J's {@code queryTimeoutKillsConnection}: a statement's query timeout closes the connection. */
   private final boolean timeoutKillsConnection;
+  /** Connector/J's {@code useCursorFetch=true}: see {@link #cursorFetch()}. */
+  private final boolean cursorFetch;
   private final SessionState session = new SessionState();
   /** The primary physical connection: reconnect, failover, the flags it has. */
   private final PrimaryLink link;
@@ -85,6 +87,7 @@ public final class Session {
     this.blobLocators = config.connectorFlag("emulateLocators");
     this.tracksOpenResources = !config.connectorFlag("dontTrackOpenResources");
     this.timeoutKillsConnection = config.connectorFlag("queryTimeoutKillsConnection");
+    this.cursorFetch = config.connectorFlag("useCursorFetch");
     this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.log = config.get(RyowProperties.TRANSACTION_REPLAY) ? new TransactionLog() : null;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
@@ -130,6 +133,15 @@ public final class Session {
       close();
     }
     return e;
+  }
+
+  /**
+   * Whether Connector/J's {@code useCursorFetch=true} is set: a server-side prepared query executed with a
+   * fetch size above 0 opens a cursor on the server, and a physical statement whose first execution did
+   * must not run without one (Connector/J's Bug#104753: docs/connector-j.md).
+   */
+  public boolean cursorFetch() {
+    return cursorFetch;
   }
 
   /**

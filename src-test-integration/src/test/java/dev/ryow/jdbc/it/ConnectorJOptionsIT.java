@@ -173,4 +173,55 @@ class ConnectorJOptionsIT {
     assertThat(seen.get(0)).endsWith("SELECT 41 + 1, 'forty-one'");
     assertThat(seen.subList(2, 4)).as("jdbc:ryow: against Connector/J").isEqualTo(seen.subList(0, 2));
   }
+
+  /**
+   * Item 5: with {@code useServerPrepStmts=true&useCursorFetch=true}, the sequence of Connector/J's
+   * {@code testBug104753} (a table with a row; one prepared statement executed with fetch sizes 0, 1, 0, 0, 1,
+   * reading the first row each time, the result set left open), on a new connection each time, 200 times, with
+   * one statement and, with {@code cachePrepStmts=true}, with the text prepared again for each execution:
+   * no execution fails, through the driver as on plain Connector/J. Connector/J and the server fail every
+   * execution without a cursor of a server-side prepared statement whose first execution opened one
+   * (Bug#104753's {@code ArrayIndexOutOfBoundsException}); the driver created such physical statements when a
+   * read moved to another server after fetch size 1 was set (2-6 % of executions), and now prepares again
+   * before such an execution (docs/connector-j.md).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"plain", "ryow"})
+  void cursorFetchThenFetchSizeZeroNeverFails(String driver) throws SQLException {
+    Topology.exec(PRIMARY_PORT, "DROP TABLE IF EXISTS it_cursor_fetch");
+    Topology.exec(PRIMARY_PORT, "CREATE TABLE it_cursor_fetch (id BIGINT NOT NULL PRIMARY KEY)");
+    Topology.exec(PRIMARY_PORT, "INSERT INTO it_cursor_fetch VALUES (1)");
+    for (boolean cached : new boolean[] {false, true}) {
+      int executions = 0;
+      java.util.List<String> failures = new java.util.ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        try (Connection c = open(driver, "useServerPrepStmts=true&useCursorFetch=true&cachePrepStmts=" + cached)) {
+          PreparedStatement ps = null;
+          int step = 0;
+          for (int fetchSize : new int[] {0, 1, 0, 0, 1}) {
+            if (ps == null || cached) { // cached: prepared again for each execution, as testBug104753 does
+              if (ps != null) {
+                ps.close();
+              }
+              ps = c.prepareStatement("SELECT id FROM it_cursor_fetch");
+            }
+            executions++;
+            try {
+              ps.setFetchSize(fetchSize);
+              ps.execute();
+              java.sql.ResultSet rs = ps.getResultSet();
+              assertThat(rs.next()).isTrue();
+              assertThat(rs.getLong(1)).isEqualTo(1L);
+            } catch (SQLException e) {
+              failures.add("run " + i + ", execution " + step + " (fetch size " + fetchSize + "): " + e);
+            }
+            step++;
+          }
+          ps.close();
+        }
+      }
+      assertThat(executions).isEqualTo(1000);
+      assertThat(failures).as("failed executions of 1000 (" + driver + ", cachePrepStmts=" + cached + ")").isEmpty();
+    }
+  }
 }
