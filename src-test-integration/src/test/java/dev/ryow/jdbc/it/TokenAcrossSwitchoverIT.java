@@ -104,6 +104,11 @@ class TokenAcrossSwitchoverIT {
       oldPrimaryUuid = Topology.queryString(p, "SELECT @@server_uuid");
     }
     try (Connection c = Topology.ryow()) {
+      // The driver must have followed the switchover first: until its poller saw the new primary, the primary
+      // it would ask about the foreign GTIDs answers read-only, and a read it cannot check waits as usual (one
+      // ryow.waitTimeout, docs/consistency.md) before it runs on the primary. Two whole poll rounds after the
+      // switchover are a condition, not a guess at how long the poller takes on a busy machine.
+      Topology.awaitPollRounds(c, 2, 1 + REPLICA_PORTS.size());
       c.unwrap(RyowConnection.class).mergeConsistencyToken(oldPrimaryUuid + ":1-999999999");
       Answer a = read(c, 1);
       System.out.println("token with GTIDs no server will ever have: " + a);
