@@ -75,7 +75,7 @@ class LoginTimeoutIT {
       // The primary cannot be reached (a death, not a switchover): the documented retryable HYT01, which says
       // since when, and not an 08xxx, which would make a pool evict a connection that still serves reads
       // (docs/operations.md#failover).
-      assertThat(failure).isInstanceOf(java.sql.SQLTransientException.class);
+      assertThat((Throwable) failure).isInstanceOf(java.sql.SQLTransientException.class);
       assertThat(failure.getSQLState()).isEqualTo("HYT01");
       assertThat(failure.getMessage()).contains("is unreachable since").contains("is writable")
           .contains("the statement was not run").contains("ryow.failoverTimeout");
