@@ -209,17 +209,7 @@ class GroupReplicationIT {
       try (Connection c = pool.getConnection()) {
         awaitInRotation(c, 2);
       }
-      OutageWorkload.Source source = new OutageWorkload.Source() {
-        @Override
-        public Connection take(int thread) throws SQLException {
-          return pool.getConnection();
-        }
-
-        @Override
-        public void give(int thread, Connection c) throws SQLException {
-          c.close();
-        }
-      };
+      OutageWorkload.Source source = OutageWorkload.Source.pooled(pool);
       OutageWorkload load = new OutageWorkload("it_group", source, 6, 6);
       long beforeNanos;
       long electionNanos;

@@ -39,6 +39,21 @@ final class OutageWorkload implements AutoCloseable {
     Connection take(int thread) throws SQLException;
 
     void give(int thread, Connection c) throws SQLException;
+
+    /** Each operation takes a connection from {@code pool} and closes it (gives it back) after. */
+    static Source pooled(javax.sql.DataSource pool) {
+      return new Source() {
+        @Override
+        public Connection take(int thread) throws SQLException {
+          return pool.getConnection();
+        }
+
+        @Override
+        public void give(int thread, Connection c) throws SQLException {
+          c.close();
+        }
+      };
+    }
   }
 
   /** How a write that began during the outage ended. */

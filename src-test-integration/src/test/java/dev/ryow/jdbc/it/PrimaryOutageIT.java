@@ -57,17 +57,7 @@ class PrimaryOutageIT {
     config.setMaximumPoolSize(4);
     config.setPoolName("primary-outage");
     try (HikariDataSource pool = new HikariDataSource(config)) {
-      OutageWorkload.Source source = new OutageWorkload.Source() {
-        @Override
-        public Connection take(int thread) throws SQLException {
-          return pool.getConnection();
-        }
-
-        @Override
-        public void give(int thread, Connection c) throws SQLException {
-          c.close();
-        }
-      };
+      OutageWorkload.Source source = OutageWorkload.Source.pooled(pool);
       OutageWorkload load = new OutageWorkload(TABLE, source, 6, 6);
       Measured m;
       try (load) {
@@ -97,17 +87,7 @@ class PrimaryOutageIT {
     config.setMaximumPoolSize(4);
     config.setPoolName("primary-switchover");
     try (HikariDataSource pool = new HikariDataSource(config)) {
-      OutageWorkload.Source source = new OutageWorkload.Source() {
-        @Override
-        public Connection take(int thread) throws SQLException {
-          return pool.getConnection();
-        }
-
-        @Override
-        public void give(int thread, Connection c) throws SQLException {
-          c.close();
-        }
-      };
+      OutageWorkload.Source source = OutageWorkload.Source.pooled(pool);
       OutageWorkload load = new OutageWorkload(TABLE, source, 6, 6);
       try (load) {
         Thread.sleep(3_000);
