@@ -74,6 +74,8 @@ final class HeldConnections implements AutoCloseable {
   final ConcurrentLinkedQueue<String> readerFailures = new ConcurrentLinkedQueue<>();
   /** SQLState → count, over every failed statement of the writers and the readers. */
   final Map<String, AtomicLong> failuresByState = new ConcurrentHashMap<>();
+  /** Lets a test kill the primary with no write in flight ({@link WriteHold}): a write and its read-back are one. */
+  final WriteHold writeHold = new WriteHold();
 
   /**
    * Opens {@code connections} + {@code readers} logical connections to {@code url} and starts the threads;
@@ -170,6 +172,7 @@ final class HeldConnections implements AutoCloseable {
         Thread.sleep(FAILED_WRITE_PAUSE_MILLIS);
         failedLast = false;
       }
+      writeHold.enter(stop::get);
       int id = ids.incrementAndGet();
       int began = phase.get();
       lock.lock();
@@ -210,6 +213,7 @@ final class HeldConnections implements AutoCloseable {
         }
       } finally {
         lock.unlock();
+        writeHold.exit();
       }
       Thread.sleep(2);
     }

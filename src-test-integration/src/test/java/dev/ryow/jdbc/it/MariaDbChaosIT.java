@@ -53,9 +53,25 @@ class MariaDbChaosIT {
    * AFTER; returns the key lookups in {@code table} the replicas counted while it was dead.
    */
   private static long killAndRestartThePrimary(String table, AtomicInteger phase) throws Exception {
+    return killAndRestartThePrimary(table, phase, null);
+  }
+
+  /**
+   * As above; with a {@code hold} (null: none), the kill comes when no write is in flight and the replicas have every
+   * acknowledged write ({@link WriteHold}), and the writers go on right after it.
+   */
+  private static long killAndRestartThePrimary(String table, AtomicInteger phase, WriteHold hold)
+      throws Exception {
+    if (hold != null) {
+      hold.hold();
+      MariaDbTopology.awaitReplicasCaughtUp();
+    }
     long replicaReadsAtKill = MariaDbKeyReads.onReplicas(table);
     Sandbox.run("--mariadb", "kill", "primary");
     phase.set(ReadBackLoad.DURING);
+    if (hold != null) {
+      hold.release();
+    }
     Thread.sleep(3_000);
     long whileDead = MariaDbKeyReads.onReplicas(table) - replicaReadsAtKill;
     Sandbox.run("--mariadb", "restart", "primary");
@@ -162,7 +178,7 @@ class MariaDbChaosIT {
     long replicaReadsWhileDead;
     try (w) {
       Thread.sleep(1_500);
-      replicaReadsWhileDead = killAndRestartThePrimary(HELD_TABLE, w.phase);
+      replicaReadsWhileDead = killAndRestartThePrimary(HELD_TABLE, w.phase, w.writeHold);
       w.awaitWritesAfter(20, 90);
     }
     System.out.printf("MariaDB held connections shared by threads, primary killed and restarted: %d acknowledged,"

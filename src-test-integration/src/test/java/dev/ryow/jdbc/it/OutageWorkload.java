@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * acknowledged; a writer whose write failed waits {@link #RETRY_PAUSE_MILLIS} (an application's retry
  * pause) and writes the next row. A reader reads back the last acknowledged row (stale when it misses it)
  * and counts the read by the {@code @@port} that ran it. Everything is counted per phase; each write that
- * began during the outage records how long it took and how it ended. {@link #holdWrites} lets a test kill
- * the primary at a moment when no write is in flight (see there).
+ * began during the outage records how long it took and how it ended. {@link #writeHold} lets a test kill
+ * the primary at a moment when no write is in flight.
  */
 final class OutageWorkload implements AutoCloseable {
   static final int BEFORE = 0;
@@ -79,10 +79,8 @@ final class OutageWorkload implements AutoCloseable {
   final Map<Integer, AtomicLong> downReadsByPort = new ConcurrentHashMap<>();
   final ConcurrentLinkedQueue<WriteAttempt> downWrites = new ConcurrentLinkedQueue<>();
   final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-  /** Writers wait before their next write while this is set ({@link #holdWrites}). */
-  private volatile boolean writesHeld;
-  /** Writers past the gate, in a write. */
-  private final AtomicInteger writing = new AtomicInteger();
+  /** Lets a test kill the primary with no write in flight ({@link WriteHold}). */
+  final WriteHold writeHold = new WriteHold();
 
   OutageWorkload(String table, Source source, int readers, int writers) {
     this.table = table;
@@ -104,42 +102,12 @@ final class OutageWorkload implements AutoCloseable {
     }
   }
 
-  /**
-   * Writers finish the write they are in and wait before the next one, until {@link #releaseWrites}; returns
-   * once no write is in flight. A test that then waits for the replicas to receive everything the primary
-   * acknowledged ({@link Topology#awaitReplicasReceived}) kills the primary with nothing acknowledged that only
-   * the primary has: on a busy machine a replica's receiver may be behind at the kill, and a read that must see
-   * such a write (with the default scope, every read of the JVM) waits until the primary returns.
-   */
-  void holdWrites() throws InterruptedException {
-    writesHeld = true;
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (writing.get() != 0) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("a write was still in flight 60 s after the writers were held");
-      }
-      Thread.sleep(2);
-    }
-  }
-
-  /** Writers go on ({@link #holdWrites}). */
-  void releaseWrites() {
-    writesHeld = false;
-  }
-
   private void write(int thread) throws InterruptedException {
-    while (true) {
-      writing.incrementAndGet(); // before the check: holdWrites either sees this write or this write sees the hold
-      if (!writesHeld || stop.get()) {
-        break;
-      }
-      writing.decrementAndGet();
-      Thread.sleep(2);
-    }
+    writeHold.enter(stop::get);
     try {
       writeOnce(thread);
     } finally {
-      writing.decrementAndGet();
+      writeHold.exit();
     }
   }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * measures); each write that begins during the outage fails fast with a documented SQLState instead of
  * holding its connection until the primary returns; nothing acknowledged is lost, no read is stale, and
  * afterwards every connection writes again. Which server ran each read is its own {@code @@port}. The kill
- * comes when the replicas have received every acknowledged write ({@link OutageWorkload#holdWrites}).
+ * comes when the replicas have received every acknowledged write ({@link WriteHold}).
  */
 class PrimaryOutageIT {
   private static final String TABLE = "it_primary_outage";
@@ -170,12 +170,12 @@ class PrimaryOutageIT {
     // readers going on): what this test measures is reads the replicas can serve. A write only the dead
     // primary has holds the reads that must see it until the primary returns (or fails them with HYT00 after
     // ryow.failoverTimeout): that is consistency, not this test's subject.
-    load.holdWrites();
+    load.writeHold.hold();
     Topology.awaitReplicasReceived();
     Sandbox.run("kill", "primary");
     long killedAt = System.nanoTime();
     load.phase.set(OutageWorkload.DURING);
-    load.releaseWrites();
+    load.writeHold.release();
     Thread.sleep(OUTAGE_MILLIS);
     long downNanos = System.nanoTime() - killedAt;
     load.phase.set(OutageWorkload.RESTARTING);
