@@ -54,7 +54,7 @@ public final class ClusterRegistry {
   public Cluster reserve(String key, Function<Position, Cluster> create) {
     Cluster cluster = clusters.compute(key, (k, existing) -> {
       Cluster c = existing != null ? existing : create.apply(takeRetired(k));
-      c.reserve();
+      c.lease().reserve();
       return c;
     });
     startSweeper();
@@ -96,7 +96,7 @@ public final class ClusterRegistry {
           retire(k, unapplied);
         }
         c.release(() -> clusters.get(k));
-        LOG.debug("[{}] released after {} ms without connections", c.name(), c.idleTimeoutMillis());
+        LOG.debug("[{}] released after {} ms without connections", c.name(), c.settings().idleTimeoutMillis());
         return null;
       });
     }

@@ -133,7 +133,7 @@ class ReadPlanReuseTest {
     long before = cluster.metrics().snapshot().positionReads();
     ReplicaEndpoint otherEndpoint = cluster.servers().get(other.index);
     assertThat(otherEndpoint.serverUuid()).isEqualTo(other.uuid);
-    cluster.jvmReads().observed(other.uuid, System.nanoTime()); // another connection's read there just completed
+    cluster.jvm().reads().observed(other.uuid, System.nanoTime()); // another connection's read there just completed
     read(c, "SELECT c FROM t WHERE id = 7");
     assertThat(cluster.metrics().snapshot().positionReads() - before)
         .as("the other server's position read first (monotonic reads across the JVM)").isEqualTo(1);
