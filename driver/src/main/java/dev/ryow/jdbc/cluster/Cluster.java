@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.cluster;
 
+import dev.ryow.jdbc.cluster.wait.WaitBounds;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.gtid.Positions;
@@ -27,8 +28,7 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>and the fallback budget, the classification cache, the metrics and the background poller. What takes
- * more than one part (a poll of the primary, a replica's health, the polls that bound a read, the release)
- * is done here.
+ * more than one part (a poll of the primary, a replica's health, the release) is done here.
  */
 public final class Cluster {
   private final ClusterSettings settings;
@@ -70,8 +70,8 @@ public final class Cluster {
     this.logins = new Logins(config);
     this.discovery = new PrimaryDiscovery(settings, connector, logins, members, tracker);
     this.foreign = new ForeignGtids(tracker);
-    this.rounds = new PollRounds(members.servers().size(), stateVersion);
-    this.waits = new WaitBounds(settings);
+    this.rounds = new PollRounds(members, tracker, stateVersion);
+    this.waits = new WaitBounds(settings.waitTimeoutMillis(), settings.primaryUncapped());
     this.fallbackBudget = new FallbackBudget(config);
     this.lease = new Lease(settings.idleTimeoutMillis());
     this.monitor = new ClusterMonitor(this, config, connector);
@@ -184,11 +184,6 @@ public final class Cluster {
     return true;
   }
 
-  /** The poller finished a round at {@code nowNanos}. */
-  public void pollRoundDone(long nowNanos) {
-    rounds.roundDone(nowNanos, members.servers(), primaryEndpoint());
-  }
-
   /**
    * A connection to {@code server} failed: out of rotation until a probe succeeds. Called by the poller
    * and by every application thread that sees a failure; of those reporting at once, the one whose
@@ -203,29 +198,6 @@ public final class Cluster {
     if (server != primaryEndpoint()) {
       members.health(server, next, lagMillis, why);
     }
-  }
-
-  /**
-   * A poll that bounds a read of the server {@code uuid} completed at {@code completedNanos}: that
-   * server's own poll sent after the read; or, when the server is unknown here, unreachable, or was
-   * found reset by a poll sent after the read, a poll of the primary sent after the read (a replica
-   * only shows transactions the primary has in its binary log, which the primary owns or has executed).
-   * Null when no poll bounds it yet.
-   */
-  public @Nullable PollSnapshot pollBounding(String uuid, long completedNanos) {
-    ReplicaEndpoint e = ReadWatermark.ANY_SERVER.equals(uuid) ? null : members.serverByUuid(uuid);
-    if (e != null) {
-      PollSnapshot own = e.lastPoll();
-      if (own != null && own.bounds(uuid, completedNanos)) {
-        return own;
-      }
-      boolean reset = own != null && own.everReset() && own.resetStartedNanos() - completedNanos > 0;
-      if (!reset && e.health() != Health.UNREACHABLE) {
-        return null;
-      }
-    }
-    PollSnapshot p = tracker.primaryPoll();
-    return p != null && p.startedNanos() - completedNanos > 0 ? p : null;
   }
 
   /** A logical connection opened (starts the poller if it is not running). */
@@ -257,26 +229,6 @@ public final class Cluster {
   /** Whether the cluster may be released now: no connection, idle for its timeout, poller stopped. */
   boolean releasable(long nowNanos) {
     return lease.idle(nowNanos) && !monitor.running();
-  }
-
-  /**
-   * The JVM's writes through this cluster and, with monotonic reads, what its reads saw (resolved by the
-   * polls, which ran after the last read: the poller outlives the last connection), unless every replica
-   * is known to have executed them (then empty). The successor waits for them as for its own writes.
-   */
-  Position writesNotKnownOnEveryReplica() {
-    JvmHistory history = jvm.history();
-    Position writes = history.writes().current();
-    if (settings.monotonicReads()) {
-      history.reads().resolve(this);
-      writes = writes.union(history.reads().bound().full());
-    }
-    for (ReplicaEndpoint e : members.servers()) {
-      if (e != primaryEndpoint() && !e.vacant() && !e.knownExecuted().contains(writes)) {
-        return writes;
-      }
-    }
-    return Positions.EMPTY;
   }
 
   /** Released by its registry: its MBean goes; {@code successor} finds the cluster created after it. */

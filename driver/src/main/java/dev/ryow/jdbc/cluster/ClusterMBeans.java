@@ -92,8 +92,8 @@ public final class ClusterMBeans {
     for (ReplicaEndpoint r : cluster.servers()) {
       HealthState health = r.healthState();
       if (r != primary && health.health() != Health.VACANT) {
-        rows.add(new ReplicaState(r.host().address(), r.knownExecuted().toString(), cluster.waits().waitBoundMillis(r),
-            health.health().name(),
+        rows.add(new ReplicaState(r.host().address(), r.knownExecuted().toString(),
+            cluster.waits().waitBoundMillis(r.smoothedWait()), health.health().name(),
             health.problem()));
       }
     }

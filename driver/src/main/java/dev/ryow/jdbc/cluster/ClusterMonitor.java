@@ -204,7 +204,7 @@ final class ClusterMonitor {
       states.append(e.describe());
     }
     metrics.replicaHealth(inRotation, out, maxLag, states.toString());
-    cluster.pollRoundDone(System.nanoTime());
+    cluster.rounds().roundDone(System.nanoTime());
   }
 
   /**

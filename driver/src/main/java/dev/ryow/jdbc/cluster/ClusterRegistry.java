@@ -91,7 +91,7 @@ public final class ClusterRegistry {
         if (!c.releasable(now)) {
           return c;
         }
-        Position unapplied = c.writesNotKnownOnEveryReplica();
+        Position unapplied = writesNotKnownOnEveryReplica(c);
         if (!unapplied.isEmpty()) {
           retire(k, unapplied);
         }
@@ -158,5 +158,25 @@ public final class ClusterRegistry {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The JVM's writes through this cluster and, with monotonic reads, what its reads saw (resolved by the
+   * polls, which ran after the last read: the poller outlives the last connection), unless every replica
+   * is known to have executed them (then empty). The successor waits for them as for its own writes.
+   */
+  private static Position writesNotKnownOnEveryReplica(Cluster cluster) {
+    JvmHistory history = cluster.jvm().history();
+    Position writes = history.writes().current();
+    if (cluster.settings().monotonicReads()) {
+      history.reads().resolve(cluster);
+      writes = writes.union(history.reads().bound().full());
+    }
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != cluster.primaryEndpoint() && !e.vacant() && !e.knownExecuted().contains(writes)) {
+        return writes;
+      }
+    }
+    return Positions.EMPTY;
   }
 }

@@ -23,7 +23,7 @@ import dev.ryow.jdbc.config.UnknownGtidPolicy;
  * @param unknownGtids {@code ryow.unknownGtids}
  * @param monotonicReads {@code ryow.monotonicReads}
  * @param primaryUncapped a read the replicas leave goes to the primary without a cap ({@code ryow.fallback=primary}
- *     with no {@code ryow.fallbackRate}): waits may be bounded ({@link WaitBounds#waitBoundMillis})
+ *     with no {@code ryow.fallbackRate}): waits may be bounded ({@link dev.ryow.jdbc.cluster.wait.WaitBounds#waitBoundMillis})
  * @param tokenCodec how this cluster's connections encode and decode consistency tokens
  */
 public record ClusterSettings(String name, int waitTimeoutMillis, int failoverTimeoutMillis, long pollIntervalMillis,

@@ -1,10 +1,11 @@
 package dev.ryow.jdbc.cluster;
 
-import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The poller's rounds as the reads see them: how many finished, when the last one did, and whose turn it is
- * to be the home of the JVM's monotonic reads ({@link HomeTurns}, moved at the end of each round).
+ * The poller's rounds as the reads see them: how many finished, when the last one did, whose turn it is to
+ * be the home of the JVM's monotonic reads ({@link HomeTurns}, moved at the end of each round), and which
+ * poll bounds a read.
  */
 public final class PollRounds {
   private final StateVersion stateVersion;
@@ -15,8 +16,13 @@ public final class PollRounds {
   /** When the last poll round finished ({@link System#nanoTime()}); meaningless while {@link #pollRounds} is 0. */
   private volatile long lastRoundEndNanos;
 
-  PollRounds(int servers, StateVersion stateVersion) {
-    this.turns = new HomeTurns(servers);
+  private final Members members;
+  private final PrimaryTracker tracker;
+
+  PollRounds(Members members, PrimaryTracker tracker, StateVersion stateVersion) {
+    this.members = members;
+    this.tracker = tracker;
+    this.turns = new HomeTurns(members.servers().size());
     this.stateVersion = stateVersion;
   }
 
@@ -38,13 +44,36 @@ public final class PollRounds {
     return lastRoundEndNanos;
   }
 
-  /** The poller finished a round at {@code nowNanos}, over {@code servers} whose primary is {@code primary}. */
+  /** The poller finished a round at {@code nowNanos}. */
   @SuppressWarnings("NonAtomicVolatileUpdate") // one writer, the poller's thread: readers only need to see it
-  void roundDone(long nowNanos, List<ReplicaEndpoint> servers, ReplicaEndpoint primary) {
-    if (turns.roundDone(servers, primary)) {
+  public void roundDone(long nowNanos) {
+    if (turns.roundDone(members.servers(), tracker.primary().endpoint())) {
       stateVersion.bump(); // a plan remembered at the old home must be made again
     }
     lastRoundEndNanos = nowNanos;
     pollRounds = pollRounds + 1;
+  }
+
+  /**
+   * A poll that bounds a read of the server {@code uuid} completed at {@code completedNanos}: that
+   * server's own poll sent after the read; or, when the server is unknown here, unreachable, or was
+   * found reset by a poll sent after the read, a poll of the primary sent after the read (a replica
+   * only shows transactions the primary has in its binary log, which the primary owns or has executed).
+   * Null when no poll bounds it yet.
+   */
+  public @Nullable PollSnapshot pollBounding(String uuid, long completedNanos) {
+    ReplicaEndpoint e = ReadWatermark.ANY_SERVER.equals(uuid) ? null : members.serverByUuid(uuid);
+    if (e != null) {
+      PollSnapshot own = e.lastPoll();
+      if (own != null && own.bounds(uuid, completedNanos)) {
+        return own;
+      }
+      boolean reset = own != null && own.everReset() && own.resetStartedNanos() - completedNanos > 0;
+      if (!reset && e.health() != Health.UNREACHABLE) {
+        return null;
+      }
+    }
+    PollSnapshot p = tracker.primaryPoll();
+    return p != null && p.startedNanos() - completedNanos > 0 ? p : null;
   }
 }

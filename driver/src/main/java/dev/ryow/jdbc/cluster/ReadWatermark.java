@@ -149,7 +149,7 @@ public final class ReadWatermark {
       if (uuid == null) {
         continue;
       }
-      PollSnapshot by = cluster.pollBounding(uuid, t);
+      PollSnapshot by = cluster.rounds().pollBounding(uuid, t);
       if (by == null) {
         left = true;
         continue;

@@ -344,7 +344,7 @@ final class ReplicaSet {
     WaitOutcome outcome;
     long t0 = System.nanoTime();
     try {
-      outcome = waits.run(c, watermark, cluster.waits().waitBoundMillis(e), deadlineNanos);
+      outcome = waits.run(c, watermark, cluster.waits().waitBoundMillis(e.smoothedWait()), deadlineNanos);
     } finally {
       e.exitWait();
       lastWaitNanos = Math.max(1, System.nanoTime() - t0);
@@ -379,7 +379,7 @@ final class ReplicaSet {
    */
   long deferredWaitMillis() {
     Slot slot = deferredSlot;
-    return slot == null ? cluster.waits().waitTimeoutMillis() : cluster.waits().waitBoundMillis(slot.endpoint);
+    return slot == null ? cluster.waits().waitTimeoutMillis() : cluster.waits().waitBoundMillis(slot.endpoint.smoothedWait());
   }
 
   /** The deferred wait succeeded (the read ran after it): the replica is known to have the set. */

@@ -164,13 +164,13 @@ class MonotonicReadsTest {
     jvm.observed(U2, f.tick());
     assertThat(plan(GtidSet.EMPTY)).as("no round yet: the home stays").isZero();
     assertThat(req.home()).isSameAs(f.r2);
-    f.cluster.pollRoundDone(f.tick()); // round 1: r1's turn ((index - round) mod 4 smallest)
+    f.cluster.rounds().roundDone(f.tick()); // round 1: r1's turn ((index - round) mod 4 smallest)
     assertThat(plan(GtidSet.EMPTY)).as("the old home's position is read").isEqualTo(1);
     assertThat(probes(1)).containsExactly(f.r2);
     assertThat(req.home()).isSameAs(f.r1);
     assertThat(req.left()).as("should r1 not serve it, r2 may, without a wait").isSameAs(f.r2);
     assertThat(req.allows(f.r2)).as("a stand-by, not a candidate: the turn moves even when r1 must wait").isFalse();
-    f.cluster.pollRoundDone(f.tick()); // round 2: r2's turn
+    f.cluster.rounds().roundDone(f.tick()); // round 2: r2's turn
     assertThat(f.r2.waitMissed(true, f.r2.knownExecuted())).isTrue();
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     assertThat(req.home()).as("r2 is stalled: its turn passes to r3").isSameAs(f.r3);

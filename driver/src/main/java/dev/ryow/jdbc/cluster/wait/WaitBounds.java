@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.cluster;
+package dev.ryow.jdbc.cluster.wait;
 
 import java.math.BigDecimal;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,11 +19,16 @@ public final class WaitBounds {
   /** {@link #primaryPollTook}, {@link Smoothed}. */
   private final AtomicLong primaryCost = new AtomicLong(Smoothed.NONE);
 
-  WaitBounds(ClusterSettings settings) {
-    this.waitTimeoutMillis = settings.waitTimeoutMillis();
+  /**
+   * The bounds of a cluster whose {@code ryow.waitTimeout} is {@code waitTimeoutMillis}; {@code primaryUncapped}:
+   * a read the replicas leave goes to the primary without a cap ({@code ryow.fallback=primary} with no
+   * {@code ryow.fallbackRate}), so that waits may be bounded by what a read on the primary costs.
+   */
+  public WaitBounds(int waitTimeoutMillis, boolean primaryUncapped) {
+    this.waitTimeoutMillis = waitTimeoutMillis;
     this.waitTimeoutSeconds = BigDecimal.valueOf(waitTimeoutMillis, 3);
     this.secondsByMillis = new BigDecimal[Math.min(waitTimeoutMillis, 1_000)];
-    this.primaryUncapped = settings.primaryUncapped();
+    this.primaryUncapped = primaryUncapped;
   }
 
   /** {@code ryow.waitTimeout} in milliseconds. */
@@ -62,12 +67,12 @@ public final class WaitBounds {
   }
 
   /**
-   * How long a read may wait on {@code replica}, in milliseconds ({@link WaitBound}): {@code ryow.waitTimeout},
+   * How long a read may wait on a replica whose successful waits are {@code waits} ({@link Smoothed}, its
+   * {@code ReplicaEndpoint.smoothedWait}), in milliseconds ({@link WaitBound}): {@code ryow.waitTimeout},
    * or less once its normal wait and the primary's cost are known, when the primary takes every read the
    * replicas leave ({@code ryow.fallback=primary} with no {@code ryow.fallbackRate} cap: the defaults).
    */
-  public long waitBoundMillis(ReplicaEndpoint replica) {
-    long waits = replica.smoothedWait();
+  public long waitBoundMillis(long waits) {
     long micros = WaitBound.micros(primaryUncapped, waitTimeoutMillis * 1_000L, Smoothed.smoothedMicros(waits),
         Smoothed.deviationMicros(waits), Smoothed.smoothedMicros(primaryCost.get()), Smoothed.backoff(waits));
     return (micros + 999) / 1_000;
