@@ -70,7 +70,7 @@ public class AdmissionBenchmark {
     bucket = new TokenBucket(50, 50);
     requirement.plain(watermark);
     monotonic = new MonotonicReads(cluster);
-    scopes = new ReadWatermark[] {new ReadWatermark(), cluster.jvmReads()};
+    scopes = new ReadWatermark[] {new ReadWatermark(), cluster.jvm().reads()};
     replicaUuid = "11111111-1111-1111-1111-111111111111";
   }
 

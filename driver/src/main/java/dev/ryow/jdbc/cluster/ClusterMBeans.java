@@ -31,17 +31,17 @@ public final class ClusterMBeans {
 
   /** Registers {@code cluster} with the platform MBean server and returns it; a failure is logged, never thrown. */
   public static Cluster register(Cluster cluster) {
-    cluster.registeredAs(register(cluster, ManagementFactory.getPlatformMBeanServer()));
+    cluster.lease().registeredAs(register(cluster, ManagementFactory.getPlatformMBeanServer()));
     return cluster;
   }
 
   /** Unregisters the MBean {@link #register(Cluster)} registered for {@code cluster}, if any; never throws. */
   static void unregister(Cluster cluster) {
-    ObjectName name = cluster.mbean();
+    ObjectName name = cluster.lease().mbean();
     if (name == null) {
       return;
     }
-    cluster.registeredAs(null);
+    cluster.lease().registeredAs(null);
     try {
       ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
       LOG.debug("[{}] JMX MBean {} unregistered", cluster.name(), name);
@@ -92,8 +92,8 @@ public final class ClusterMBeans {
     for (ReplicaEndpoint r : cluster.servers()) {
       HealthState health = r.healthState();
       if (r != primary && health.health() != Health.VACANT) {
-        rows.add(new ReplicaState(r.host().address(), r.knownExecuted().toString(), cluster.waitBoundMillis(r),
-            health.health().name(),
+        rows.add(new ReplicaState(r.host().address(), r.knownExecuted().toString(),
+            cluster.waits().waitBoundMillis(r.smoothedWait()), health.health().name(),
             health.problem()));
       }
     }

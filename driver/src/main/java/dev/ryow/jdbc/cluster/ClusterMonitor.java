@@ -204,7 +204,7 @@ final class ClusterMonitor {
       states.append(e.describe());
     }
     metrics.replicaHealth(inRotation, out, maxLag, states.toString());
-    cluster.pollRoundDone(System.nanoTime());
+    cluster.rounds().roundDone(System.nanoTime());
   }
 
   /**
@@ -215,11 +215,11 @@ final class ClusterMonitor {
     ReplicaEndpoint primary = state.endpoint();
     String trouble;
     long polledAt = ReadClock.start();
-    long ticket = cluster.primaryPollTicket();
+    long ticket = cluster.tracker().primaryPollTicket();
     try {
       ServerStatus status = poll(monitors, primary);
-      cluster.primaryPollTook(System.nanoTime() - polledAt);
-      cluster.distinctServers().learned(primary, status.serverUuid());
+      cluster.waits().primaryPollTook(System.nanoTime() - polledAt);
+      cluster.members().distinctServers().learned(primary, status.serverUuid());
       metrics.positionPolled();
       primaryInGroup = status.groupMember();
       if (!status.readOnly()) {
@@ -230,12 +230,12 @@ final class ClusterMonitor {
     } catch (SQLException e) {
       closeMonitor(monitors, primary.index());
       if (Sql.isAuthenticationFailure(e)) {
-        cluster.credentialsRefused(primary, e);
+        cluster.logins().credentialsRefused(primary, e);
         return Positions.EMPTY;
       }
       trouble = "the primary " + primary + " is unreachable: " + e.getMessage();
     }
-    cluster.primaryTroubleSeenByPoller(state, polledAt, trouble);
+    cluster.discovery().primaryTroubleSeenByPoller(state, polledAt, trouble);
     return Positions.EMPTY;
   }
 
@@ -253,7 +253,7 @@ final class ClusterMonitor {
     }
     for (GroupMember m : members) {
       if (m.state().equals("ONLINE") || m.state().equals("RECOVERING")) {
-        cluster.memberFound(m.uuid(), new HostSpec(m.host(), m.port()));
+        cluster.members().memberFound(m.uuid(), new HostSpec(m.host(), m.port()));
       }
     }
   }
@@ -281,7 +281,7 @@ final class ClusterMonitor {
     for (ReportedReplica r : reported) {
       listed.add(r.uuid());
       HostSpec host = new HostSpec(r.host(), r.port());
-      if (cluster.knowsServer(r.uuid(), host)) {
+      if (cluster.members().knowsServer(r.uuid(), host)) {
         continue;
       }
       Long retryAt = refusedUntil.get(r.uuid());
@@ -304,7 +304,7 @@ final class ClusterMonitor {
     ServerStatus status = null;
     String unreachable = "";
     try {
-      c = connector.openMonitor(cluster.monitorConfig(), host);
+      c = connector.openMonitor(cluster.logins().monitorConfig(), host);
       status = c.readStatus();
     } catch (SQLException e) {
       unreachable = String.valueOf(e.getMessage());
@@ -312,7 +312,7 @@ final class ClusterMonitor {
     DiscoveryAdmission verdict = DiscoveryAdmission.of(r.uuid(), primaryUuid,
         status == null ? null : status.serverUuid(), unreachable,
         status == null ? List.of() : status.sourceUuids());
-    ReplicaEndpoint place = verdict.admitted() ? cluster.replicaFound(r.uuid(), host) : null;
+    ReplicaEndpoint place = verdict.admitted() ? cluster.members().replicaFound(r.uuid(), host) : null;
     if (place != null && c != null) {
       closeMonitor(monitors, place.index());
       monitors[place.index()] = c;
@@ -346,7 +346,7 @@ final class ClusterMonitor {
     } catch (SQLException failure) {
       closeMonitor(monitors, e.index());
       if (Sql.isAuthenticationFailure(failure)) {
-        cluster.credentialsRefused(e, failure);
+        cluster.logins().credentialsRefused(e, failure);
         return;
       }
       cluster.unreachable(e, "poll failed: " + failure.getMessage());
@@ -358,7 +358,7 @@ final class ClusterMonitor {
       return;
     }
     metrics.positionPolled();
-    cluster.distinctServers().learned(e, status.serverUuid());
+    cluster.members().distinctServers().learned(e, status.serverUuid());
     e.behind(!status.gtidExecuted().contains(behindUnless), behindUnless);
     if (e.observe(status, knownBefore, startedNanos)) {
       metrics.positionReset();
@@ -416,7 +416,7 @@ final class ClusterMonitor {
   private PhysicalConnection monitor(@Nullable PhysicalConnection[] monitors, ReplicaEndpoint e) throws SQLException {
     PhysicalConnection c = monitors[e.index()];
     if (c == null || c.isClosed()) {
-      c = connector.openMonitor(cluster.monitorConfig(), e.host());
+      c = connector.openMonitor(cluster.logins().monitorConfig(), e.host());
       monitors[e.index()] = c;
     }
     return c;

@@ -54,7 +54,7 @@ public final class ClusterRegistry {
   public Cluster reserve(String key, Function<Position, Cluster> create) {
     Cluster cluster = clusters.compute(key, (k, existing) -> {
       Cluster c = existing != null ? existing : create.apply(takeRetired(k));
-      c.reserve();
+      c.lease().reserve();
       return c;
     });
     startSweeper();
@@ -91,12 +91,12 @@ public final class ClusterRegistry {
         if (!c.releasable(now)) {
           return c;
         }
-        Position unapplied = c.writesNotKnownOnEveryReplica();
+        Position unapplied = writesNotKnownOnEveryReplica(c);
         if (!unapplied.isEmpty()) {
           retire(k, unapplied);
         }
         c.release(() -> clusters.get(k));
-        LOG.debug("[{}] released after {} ms without connections", c.name(), c.idleTimeoutMillis());
+        LOG.debug("[{}] released after {} ms without connections", c.name(), c.settings().idleTimeoutMillis());
         return null;
       });
     }
@@ -158,5 +158,25 @@ public final class ClusterRegistry {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The JVM's writes through this cluster and, with monotonic reads, what its reads saw (resolved by the
+   * polls, which ran after the last read: the poller outlives the last connection), unless every replica
+   * is known to have executed them (then empty). The successor waits for them as for its own writes.
+   */
+  private static Position writesNotKnownOnEveryReplica(Cluster cluster) {
+    JvmHistory history = cluster.jvm().history();
+    Position writes = history.writes().current();
+    if (cluster.settings().monotonicReads()) {
+      history.reads().resolve(cluster);
+      writes = writes.union(history.reads().bound().full());
+    }
+    for (ReplicaEndpoint e : cluster.servers()) {
+      if (e != cluster.primaryEndpoint() && !e.vacant() && !e.knownExecuted().contains(writes)) {
+        return writes;
+      }
+    }
+    return Positions.EMPTY;
   }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentMap;
  * in the replicas' order, a host alias or a {@code ryow.*} setting make two clusters (their settings stay
  * their own) that share one history, so that a read through either sees the writes made through both.
  *
- * <p>A cluster joins at its first login to the primary ({@link Cluster#primaryIdentified}); after a
+ * <p>A cluster joins at its first login to the primary ({@link JvmLedger#primaryIdentified}); after a
  * failover its next login registers the new primary under the same history, so that clusters created
  * later, which find the new primary first, join it too. Two histories that met only after both had
  * started are not merged: each still holds what its clusters wrote. Histories are kept for the life of

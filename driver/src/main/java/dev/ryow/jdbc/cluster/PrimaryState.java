@@ -25,12 +25,12 @@ import org.jspecify.annotations.Nullable;
  *     not this); 0 while the primary is not lost
  */
 public record PrimaryState(
-    ReplicaEndpoint endpoint, long epoch, Cluster.PrimaryPosition position, @Nullable PollSnapshot poll,
+    ReplicaEndpoint endpoint, long epoch, PrimaryPosition position, @Nullable PollSnapshot poll,
     long confirmedNanos, long lostNanos, long outages, long outageNanos) {
 
   /** A new cluster's: the URL's first host, not polled yet. */
   static PrimaryState first(ReplicaEndpoint endpoint, long nowNanos) {
-    return new PrimaryState(endpoint, 0, new Cluster.PrimaryPosition(Positions.EMPTY, nowNanos - 1, 0), null, nowNanos,
+    return new PrimaryState(endpoint, 0, new PrimaryPosition(Positions.EMPTY, nowNanos - 1, 0), null, nowNanos,
         0, 0, 0);
   }
 
@@ -44,14 +44,14 @@ public record PrimaryState(
    * watermark's stamp ({@code pollTicket}), so each is checked against the new primary.
    */
   public PrimaryState movedTo(ReplicaEndpoint next, long pollTicket, long nowNanos) {
-    return new PrimaryState(next, epoch + 1, new Cluster.PrimaryPosition(Positions.EMPTY, nowNanos - 1, pollTicket), null,
+    return new PrimaryState(next, epoch + 1, new PrimaryPosition(Positions.EMPTY, nowNanos - 1, pollTicket), null,
         nowNanos, 0, outages, 0);
   }
 
   /** A poll of this primary, sent at {@code poll.startedNanos()} with {@code pollTicket}, found it writable. */
   PrimaryState polled(PollSnapshot poll, long pollTicket) {
     return new PrimaryState(endpoint, epoch,
-        new Cluster.PrimaryPosition(poll.position().executed(), poll.startedNanos(), pollTicket), poll,
+        new PrimaryPosition(poll.position().executed(), poll.startedNanos(), pollTicket), poll,
         poll.startedNanos(), 0, outages, 0);
   }
 

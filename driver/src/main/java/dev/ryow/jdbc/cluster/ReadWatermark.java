@@ -149,13 +149,13 @@ public final class ReadWatermark {
       if (uuid == null) {
         continue;
       }
-      PollSnapshot by = cluster.pollBounding(uuid, t);
+      PollSnapshot by = cluster.rounds().pollBounding(uuid, t);
       if (by == null) {
         left = true;
         continue;
       }
-      boolean byPrimary = cluster.primaryPoll() == by;
-      ServerPosition seen = cluster.ofCluster(by.position(), by.startedNanos(), byPrimary);
+      boolean byPrimary = cluster.tracker().primaryPoll() == by;
+      ServerPosition seen = cluster.foreign().ofCluster(by.position(), by.startedNanos(), byPrimary);
       if (seen == null) {
         left = true; // a UUID no poll of the primary has named or ruled out yet: the read stays pending
         continue;
@@ -175,7 +175,7 @@ public final class ReadWatermark {
    * (after that read completed): {@code position} of {@code positionUuid}, the same server or the
    * primary, whose position bounds every replica's. A read of that server that completed since stays
    * pending; the bound grows in any case. {@code position} is the cluster's part of what was read
-   * ({@link Cluster#ofCluster}).
+   * ({@link ForeignGtids#ofCluster}).
    */
   public void resolveBy(String pendingUuid, long completedNanos, String positionUuid, ServerPosition position,
       long readStartedNanos, Position fill) {

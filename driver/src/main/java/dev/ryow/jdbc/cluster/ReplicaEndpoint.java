@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.cluster;
 
+import dev.ryow.jdbc.cluster.wait.Smoothed;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.gtid.Positions;
@@ -279,7 +280,10 @@ public final class ReplicaEndpoint {
     Smoothed.add(waits, nanos);
   }
 
-  /** A wait on it was cut by its {@link WaitBound}: its next bound is twice as long, until a wait on it succeeds. */
+  /**
+   * A wait on it was cut by its {@link dev.ryow.jdbc.cluster.wait.WaitBound}: its next bound is twice as long,
+   * until a wait on it succeeds.
+   */
   public void waitCut() {
     Smoothed.backOff(waits);
   }

@@ -35,7 +35,7 @@ public final class Watermark {
 
   /**
    * Adds {@code more}, which contains {@code base}: one compare-and-set while the set is still
-   * {@code base} (a writer's consecutive writes: {@link Cluster#wroteNext}), else {@link #advance}.
+   * {@code base} (a writer's consecutive writes: {@link JvmLedger#wroteNext}), else {@link #advance}.
    */
   public void advanceFrom(Position base, Position more) {
     if (!gtids.compareAndSet(base, more)) {

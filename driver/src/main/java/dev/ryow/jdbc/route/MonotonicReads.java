@@ -105,7 +105,7 @@ public final class MonotonicReads {
       home = null;
     }
     ReplicaEndpoint left = null;
-    if (home != null && cluster.pollRounds() > 0) {
+    if (home != null && cluster.rounds().pollRounds() > 0) {
       ReplicaEndpoint turn = turn();
       if (turn != null && turn != home) {
         // The JVM's turn moved on: the old home's position is read, the read bound to the new one; if that
@@ -144,12 +144,13 @@ public final class MonotonicReads {
    * Takes in the position of {@code server} (a {@linkplain #probe(int) probe} of the last plan), read
    * on demand starting at {@code readStartedNanos}: it bounds the planned reads pending on that server,
    * or, for the primary, those the plan had the primary bound. Only the cluster's part of the position
-   * counts ({@link Cluster#ofCluster}): while that is undecided (a UUID no later poll of the primary has
-   * named or ruled out), the position counts as not read and only the primary may run the read.
+   * counts ({@link dev.ryow.jdbc.cluster.ForeignGtids#ofCluster}): while that is undecided (a UUID no later
+   * poll of the primary has named or ruled out), the position counts as not read and only the primary may
+   * run the read.
    */
   public void probed(ReplicaEndpoint server, String serverUuid, ServerPosition position, long readStartedNanos,
       ReadWatermark[] states, int stateCount) {
-    ServerPosition seen = cluster.ofCluster(position, readStartedNanos, server == cluster.primaryEndpoint());
+    ServerPosition seen = cluster.foreign().ofCluster(position, readStartedNanos, server == cluster.primaryEndpoint());
     if (seen == null) {
       return;
     }
@@ -199,7 +200,7 @@ public final class MonotonicReads {
     ReplicaEndpoint primary = cluster.primaryEndpoint();
     for (int i = 0; i < n; i++) {
       String u = uuids[i];
-      ReplicaEndpoint e = ReadWatermark.ANY_SERVER.equals(u) ? null : cluster.serverByUuid(u);
+      ReplicaEndpoint e = ReadWatermark.ANY_SERVER.equals(u) ? null : cluster.members().serverByUuid(u);
       if (e != null && e != primary) {
         PollSnapshot p = e.lastPoll();
         boolean resetSince = p != null && p.everReset() && p.resetStartedNanos() - times[i] > 0;
@@ -291,7 +292,7 @@ public final class MonotonicReads {
 
   /**
    * The replica whose turn it is to be the home of the JVM's monotonic reads, or null when none may be:
-   * the poller moves the turn once a round ({@link Cluster#homeTurn()}), to the replica that served the
+   * the poller moves the turn once a round ({@link dev.ryow.jdbc.cluster.PollRounds#homeTurn()}), to the replica that served the
    * fewest reads ({@link dev.ryow.jdbc.cluster.TurnRule}), so every replica takes its share. Every connection of the JVM sees
    * the same turn, so its reads stay on one replica within a round (no position reads between
    * connections); moving costs reading the old home's position once a round. When the replica whose turn
@@ -303,7 +304,7 @@ public final class MonotonicReads {
     List<ReplicaEndpoint> servers = cluster.servers();
     ReplicaEndpoint primary = cluster.primaryEndpoint();
     int n = servers.size();
-    int from = Math.max(cluster.homeTurn(), 0);
+    int from = Math.max(cluster.rounds().homeTurn(), 0);
     for (int k = 0; k < n; k++) {
       ReplicaEndpoint e = servers.get((from + k) % n);
       if (HomeTurns.mayTakeTurn(e, primary) && e.hasWaitRoom()) {

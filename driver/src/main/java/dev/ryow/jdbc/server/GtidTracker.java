@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Receives the GTIDs the primary reports in its OK packets ({@code session_track_gtids=OWN_GTID})
  * through Connector/J's session-state listener and hands each, as text, to a sink that parses it (only
- * when it cannot extend a known set directly, see {@code Cluster.wroteNext}).
+ * when it cannot extend a known set directly, see {@code JvmLedger.wroteNext}).
  *
  * <p>Connector/J holds listeners through a weak reference, so this object keeps the strong one; a
  * reconnect replaces the controller and drops the listener, which {@link #isAttached()} detects.

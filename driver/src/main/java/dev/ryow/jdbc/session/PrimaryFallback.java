@@ -83,14 +83,14 @@ final class PrimaryFallback {
       again = true;
       tryPrimary = !replicas.awaitingReplica();
       if (!tryPrimary && replicas.lastWaitNanos() == 0) {
-        pause(Math.min(cluster.pollIntervalMillis(), Math.max(1, (deadline - now) / 1_000_000)));
+        pause(Math.min(cluster.settings().pollIntervalMillis(), Math.max(1, (deadline - now) / 1_000_000)));
       }
     }
   }
 
   /** When a read that waits on the replicas for a lost primary gives up: {@code ryow.failoverTimeout}, or its query timeout. */
   private long deadline(Execution x, long now) {
-    long d = now + cluster.failoverTimeoutMillis() * 1_000_000L;
+    long d = now + cluster.settings().failoverTimeoutMillis() * 1_000_000L;
     long q = x.deadlineNanos();
     return q != 0 && q - d < 0 ? q : d;
   }
@@ -103,7 +103,7 @@ final class PrimaryFallback {
     return new SQLTransientException("[" + cluster.name() + "] the primary " + cluster.primaryEndpoint()
         + " is unreachable (no writable server found), and no replica had what this read must see (this connection's"
         + " writes, and with the default consistency every write of this JVM) within " + waited + " ms ("
-        + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + cluster.failoverTimeoutMillis() + " ms): retry the"
+        + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + cluster.settings().failoverTimeoutMillis() + " ms): retry the"
         + " read; a replica that received the writes applies them, and the primary's return or a failover makes them"
         + " readable.", "HYT00");
   }

@@ -78,7 +78,7 @@ final class PrimaryLink {
     this.primary = opened;
     if (!standIn && !primary.identity().passwordExpired()) {
       try {
-        cluster.distinctServers().verify(primary.host(), primary.identity(), connector, config);
+        cluster.members().distinctServers().verify(primary.host(), primary.identity(), connector, config);
       } catch (SQLException e) {
         primary.close();
         throw e;
@@ -121,7 +121,7 @@ final class PrimaryLink {
         epoch = state.epoch();
         outages = state.outages();
         standIn = true;
-        cluster.loggedIn(config);
+        cluster.logins().loggedIn(config);
         cluster.metrics().loginWithoutPrimary();
         LOG.debug("[{}] no writable primary at login ({}): the connection opens on the replicas; its first statement"
             + " that needs the primary looks for it", cluster.name(), failure.getMessage());
@@ -266,7 +266,7 @@ final class PrimaryLink {
 
   /**
    * Opens a connection to the cluster's primary; when it is unreachable or read-only, looks for the
-   * writable server among the URL's hosts ({@link Cluster#discoverPrimary}: rounds shared by the
+   * writable server among the URL's hosts ({@link dev.ryow.jdbc.cluster.PrimaryDiscovery#discoverPrimary}: rounds shared by the
    * cluster's threads, at most one per poll interval) and connects there. {@link Patience#FAILOVER} goes
    * on until {@code ryow.failoverTimeout} (the application keeps its connection through a failover, even
    * when the server found writable fails again before this connection reaches it); a login or a read
@@ -287,16 +287,16 @@ final class PrimaryLink {
         if (!p.identity().readOnly()) {
           epoch = state.epoch();
           outages = state.outages();
-          cluster.primaryReachable(target);
-          cluster.loggedIn(config);
+          cluster.tracker().primaryReachable(target);
+          cluster.logins().loggedIn(config);
           if (!p.identity().passwordExpired()) {
-            cluster.primaryIdentified(p.identity().serverUuid());
+            cluster.jvm().primaryIdentified(p.identity().serverUuid());
           }
           return p;
         }
         p.close();
         trouble = "the primary " + target + " is read-only";
-        seen = PrimaryWaitRule.trouble(true, state.lost() && cluster.lastRoundMissedAHost());
+        seen = PrimaryWaitRule.trouble(true, state.lost() && cluster.discovery().lastRoundMissedAHost());
       } catch (SQLException e) {
         if (!Sql.isUnreachable(e)) {
           throw e;
@@ -312,9 +312,10 @@ final class PrimaryLink {
             throw new SQLTransientConnectionException("[" + cluster.name() + "] no writable server: " + trouble
                 + " (and no writable server was found since " + target + " was lost)", "08001");
           }
-          cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
+          cluster.discovery().discoverPrimaryOnce(state.epoch(), startedAt, trouble, loginBudgetMillis());
         }
-        case ONE_ROUND -> cluster.discoverPrimaryOnce(state.epoch(), startedAt, trouble, cluster.failoverTimeoutMillis());
+        case ONE_ROUND -> cluster.discovery().discoverPrimaryOnce(state.epoch(), startedAt, trouble,
+            cluster.settings().failoverTimeoutMillis());
         case FAILOVER -> failover(state, seen, waitingSince, startedAt, trouble);
       }
       if (patience != Patience.FAILOVER) {
@@ -328,9 +329,9 @@ final class PrimaryLink {
         }
         epoch = found.epoch();
         outages = found.outages();
-        cluster.loggedIn(config);
+        cluster.logins().loggedIn(config);
         if (!p.identity().passwordExpired()) {
-          cluster.primaryIdentified(p.identity().serverUuid());
+          cluster.jvm().primaryIdentified(p.identity().serverUuid());
         }
         return p;
       }
@@ -341,25 +342,26 @@ final class PrimaryLink {
    * A statement that needs the primary found it {@code seen} ({@code trouble}): waits for a round of
    * discovery to find the writable server as long as the {@link PrimaryWaitRule} allows (a switchover up
    * to {@code ryow.failoverTimeout}, a death {@link PrimaryWaitRule#DEATH_BOUND_MILLIS} from the outage's
-   * start), then fails: a switchover that took too long with the 08001 of {@link Cluster#noWritablePrimary},
-   * a dead primary with the HYT01 of {@link Cluster#primaryUnreachable}, which a pool does not evict for.
+   * start), then fails: a switchover that took too long with the 08001 of
+   * {@link dev.ryow.jdbc.cluster.PrimaryDiscovery#noWritablePrimary}, a dead primary with the HYT01 of
+   * {@link dev.ryow.jdbc.cluster.PrimaryDiscovery#primaryUnreachable}, which a pool does not evict for.
    */
   private void failover(PrimaryState state, PrimaryWaitRule.Trouble seen, long waitingSince, long startedAt,
       String trouble) throws SQLException {
     long lostSince = state.outageNanos();
     long left = PrimaryWaitRule.leftMillis(seen, waitingSince, lostSince, System.nanoTime(),
-        cluster.failoverTimeoutMillis());
+        cluster.settings().failoverTimeoutMillis());
     boolean death = PrimaryWaitRule.why(seen) == PrimaryWaitRule.Why.DEATH;
     long outageSince = lostSince != 0 && lostSince - waitingSince < 0 ? lostSince : waitingSince;
     if (left <= 0) {
-      throw death ? cluster.primaryUnreachable(trouble, outageSince, PrimaryWaitRule.DEATH_BOUND_MILLIS)
-          : cluster.noWritablePrimary(trouble);
+      throw death ? cluster.discovery().primaryUnreachable(trouble, outageSince, PrimaryWaitRule.DEATH_BOUND_MILLIS)
+          : cluster.discovery().noWritablePrimary(trouble);
     }
     // A switchover is waited for in slices: each ends with a new attempt and a new verdict of the rule (a
     // round may meanwhile find a host unreachable: then a server died, and the short bound applies).
     long slice = death ? left : Math.min(left, SWITCHOVER_SLICE_MILLIS);
     try {
-      cluster.discoverPrimary(state.epoch(), startedAt, slice, trouble);
+      cluster.discovery().discoverPrimary(state.epoch(), startedAt, slice, trouble);
     } catch (SQLTransientConnectionException e) {
       if (slice < left) {
         return;
@@ -367,7 +369,7 @@ final class PrimaryLink {
       if (!death) {
         throw e;
       }
-      SQLException fast = cluster.primaryUnreachable(trouble, outageSince, PrimaryWaitRule.DEATH_BOUND_MILLIS);
+      SQLException fast = cluster.discovery().primaryUnreachable(trouble, outageSince, PrimaryWaitRule.DEATH_BOUND_MILLIS);
       fast.addSuppressed(e);
       throw fast;
     }
@@ -391,6 +393,6 @@ final class PrimaryLink {
         // Connector/J refuses such a value itself when it connects.
       }
     }
-    return budget > 0 ? budget : cluster.failoverTimeoutMillis();
+    return budget > 0 ? budget : cluster.settings().failoverTimeoutMillis();
   }
 }

@@ -7,6 +7,7 @@ import dev.ryow.jdbc.TokenCodec;
 import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.LostGtidRule;
 import dev.ryow.jdbc.cluster.LostGtidSuspicion;
+import dev.ryow.jdbc.cluster.PrimaryPosition;
 import dev.ryow.jdbc.cluster.ReadBound;
 import dev.ryow.jdbc.cluster.ReadClock;
 import dev.ryow.jdbc.cluster.ReadWatermark;
@@ -83,7 +84,10 @@ public final class ReadConsistency {
   private final ReadPlanCache plans = new ReadPlanCache();
   /** The primary epoch the watermark was last checked against (GTIDs lost with an old primary). */
   private long watermarkCheckedEpoch;
-  /** When the watermark last grew ({@link Cluster#primaryPollsSent}): a primary poll sent after it must contain it. */
+  /**
+   * When the watermark last grew ({@link dev.ryow.jdbc.cluster.PrimaryTracker#primaryPollsSent}): a primary poll
+   * sent after it must contain it.
+   */
   private long watermarkGrewAt;
   /** Query capture mode: the primary may hold writes of ours that the watermark does not name yet. */
   private boolean captureDue;
@@ -102,7 +106,7 @@ public final class ReadConsistency {
 
   ReadConsistency(Cluster cluster, Watermark watermark, boolean queryCapture, PrimaryAccess primary, ReplicaSet replicas) {
     this.cluster = cluster;
-    this.watermarkGrewAt = cluster.primaryPollsSent();
+    this.watermarkGrewAt = cluster.tracker().primaryPollsSent();
     this.watermark = watermark;
     // Without GTIDs no OK packet reports a write's position: it is read from the primary after the write.
     this.queryCapture = queryCapture || primary.connection().positionsPerPrimary();
@@ -110,7 +114,7 @@ public final class ReadConsistency {
     this.primary = primary;
     this.replicas = replicas;
     this.watermarkCheckedEpoch = primary.epoch();
-    this.monotonicReads = cluster.monotonicReads();
+    this.monotonicReads = cluster.settings().monotonicReads();
     this.monotonic = new MonotonicReads(cluster);
   }
 
@@ -125,8 +129,8 @@ public final class ReadConsistency {
    * Captures due writes first (query capture) and forgets GTIDs the primary is found to lack.
    */
   @Nullable ReadRequirement prepareRead(ConsistencyMode mode, @Nullable ConsistencyScope scope) throws SQLException {
-    plans.begin(mode, watermark.current(), cluster.jvmWrites(), cluster.stateVersion(), reads.version(),
-        cluster.jvmReads().version());
+    plans.begin(mode, watermark.current(), cluster.jvm().writes(), cluster.stateVersion(), reads.version(),
+        cluster.jvm().reads().version());
     if (scope != null || mode == ConsistencyMode.LATEST || mode == ConsistencyMode.NONE) {
       plans.unstable(); // a scope's own state is not in the key; latest reads the primary each time
     }
@@ -155,8 +159,8 @@ public final class ReadConsistency {
     if (queryCapture && captureDue) {
       return null;
     }
-    return plans.home(mode, watermark.current(), cluster.jvmWrites(), cluster.stateVersion(), reads.version(),
-        cluster.jvmReads().version());
+    return plans.home(mode, watermark.current(), cluster.jvm().writes(), cluster.stateVersion(), reads.version(),
+        cluster.jvm().reads().version());
   }
 
   /** The read planned last by {@link #prepareRead} runs at its home {@code server} without a wait. */
@@ -243,7 +247,7 @@ public final class ReadConsistency {
       readScopes[n++] = scope.reads();
     }
     if (mode == ConsistencyMode.JVM) {
-      readScopes[n++] = cluster.jvmReads();
+      readScopes[n++] = cluster.jvm().reads();
     }
     return n;
   }
@@ -307,7 +311,7 @@ public final class ReadConsistency {
    * with an old primary) is confirmed with {@code GTID_SUBSET} and the missing GTIDs are forgotten.
    */
   private void forgetReadsThePrimaryLacks(int scopes) throws SQLException {
-    Cluster.PrimaryPosition position = cluster.primaryPosition();
+    PrimaryPosition position = cluster.primary().position();
     if (!primary.current()) {
       return;
     }
@@ -368,7 +372,7 @@ public final class ReadConsistency {
     }
     long now = ReadClock.completed();
     reads.observed(uuid, now);
-    cluster.jvmReads().observed(uuid, now);
+    cluster.jvm().reads().observed(uuid, now);
     if (scope != null) {
       scope.reads().observed(uuid, now);
     }
@@ -379,7 +383,7 @@ public final class ReadConsistency {
     if (m != null) {
       return m;
     }
-    ConsistencyMode configured = cluster.consistency();
+    ConsistencyMode configured = cluster.settings().consistency();
     if (scope == null) {
       return configured;
     }
@@ -397,7 +401,7 @@ public final class ReadConsistency {
       case NONE -> Positions.EMPTY;
       case CONNECTION -> own;
       case SCOPE -> scope == null ? own : own.union(scope.gtids());
-      case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvmWrites());
+      case JVM -> (scope == null ? own : own.union(scope.gtids())).union(cluster.jvm().writes());
       case LATEST -> own.union(primaryExecutedNow());
     };
   }
@@ -415,7 +419,7 @@ public final class ReadConsistency {
       return true;
     }
     plans.unstable();
-    if (!primary.current() && cluster.primaryLost()) {
+    if (!primary.current() && cluster.tracker().primaryLost()) {
       return true; // the primary is away: the read waits as usual (and longer on the replicas while it is lost)
     }
     cluster.metrics().gtidSubsetCheck();
@@ -425,7 +429,7 @@ public final class ReadConsistency {
         return true; // no writable server answered: the read waits as usual
       }
       if (split.missing().isEmpty()) {
-        cluster.primaryHas(required);
+        cluster.tracker().primaryHas(required);
         verifiedReads(required, scopes);
         return true;
       }
@@ -436,7 +440,7 @@ public final class ReadConsistency {
       primary.connection().markBroken();
       return true;
     }
-    if (cluster.unknownGtids() == UnknownGtidPolicy.ERROR) {
+    if (cluster.settings().unknownGtids() == UnknownGtidPolicy.ERROR) {
       throw new SQLDataException(
           "[" + cluster.name() + "] this read must see GTIDs the primary has never executed (" + abbreviate(required)
               + "): a forged or foreign consistency token, or writes lost in a failover. "
@@ -475,24 +479,24 @@ public final class ReadConsistency {
    * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
    */
   void wrote(Position gtids) {
-    advanced(cluster.wrote(gtids));
+    advanced(cluster.jvm().wrote(gtids));
   }
 
   /**
    * {@link #wrote} for the GTID text of a primary's OK packet: parsed only when it does not directly
-   * follow what the primary is known to have executed ({@link Cluster#wroteNext}).
+   * follow what the primary is known to have executed ({@link dev.ryow.jdbc.cluster.JvmLedger#wroteNext}).
    *
    * @throws dev.ryow.jdbc.gtid.MalformedGtidSetException when {@code reported} is not a GTID set
    */
   void wrote(String reported) {
-    Position covering = cluster.wroteNext(reported, watermark);
+    Position covering = cluster.jvm().wroteNext(reported, watermark);
     if (covering != null) {
       grew(covering);
       return;
     }
     Position gtids = PositionKind.GTID_SET.parse(reported, Integer.MAX_VALUE); // MySQL's tracker only reports
     if (!gtids.isEmpty()) {
-      advanced(cluster.wrote(gtids));
+      advanced(cluster.jvm().wrote(gtids));
     }
   }
 
@@ -503,7 +507,7 @@ public final class ReadConsistency {
 
   /** The watermark grew by {@code covering}: it joins the scope bound to the thread, if any. */
   private void grew(Position covering) {
-    watermarkGrewAt = cluster.primaryPollsSent();
+    watermarkGrewAt = cluster.tracker().primaryPollsSent();
     ConsistencyScope scope = ConsistencyScope.current();
     if (scope != null) {
       scope.advance(covering);
@@ -517,7 +521,7 @@ public final class ReadConsistency {
    * {@code GTID_SUBSET} on the primary and forgotten, instead of making every read wait for them.
    */
   private void forgetWhatThePrimaryLacks() throws SQLException {
-    Cluster.PrimaryPosition position = cluster.primaryPosition();
+    PrimaryPosition position = cluster.primary().position();
     if (position.pollTicket() - watermarkGrewAt <= 0 || !primary.current()) {
       return;
     }
@@ -525,7 +529,7 @@ public final class ReadConsistency {
     if (wm.isEmpty() || position.executed().contains(wm)) {
       return;
     }
-    watermarkGrewAt = cluster.primaryPollsSent();
+    watermarkGrewAt = cluster.tracker().primaryPollsSent();
     forgetLost(wm, false);
   }
 
@@ -593,7 +597,7 @@ public final class ReadConsistency {
       return;
     }
     Position wm = watermark.current();
-    if (!wm.isEmpty() && !cluster.primaryPosition().executed().contains(wm)) {
+    if (!wm.isEmpty() && !cluster.primary().position().executed().contains(wm)) {
       forgetLost(wm, true);
     }
     watermarkCheckedEpoch = epoch;
@@ -621,7 +625,7 @@ public final class ReadConsistency {
     if (queryCapture) {
       captureIfDue();
     }
-    TokenCodec codec = cluster.tokenCodec();
+    TokenCodec codec = cluster.settings().tokenCodec();
     Position own = watermark.current();
     Position seen = Positions.EMPTY;
     List<String> pending = List.of();
@@ -654,12 +658,12 @@ public final class ReadConsistency {
   private Position primaryExecutedNow() throws SQLException {
     Position executed = primary.ensure().readExecutedGtids();
     cluster.metrics().gtidQuery();
-    cluster.primaryHas(executed);
+    cluster.tracker().primaryHas(executed);
     return executed;
   }
 
   public void mergeConsistencyToken(String token) throws SQLException {
-    TokenCodec.Contents contents = cluster.tokenCodec().read(token);
+    TokenCodec.Contents contents = cluster.settings().tokenCodec().read(token);
     Position all = contents.all();
     PositionKind kind = primary.connection().positionKind(); // from the login's identity: no round trip
     if (!all.isEmpty() && all.kind() != kind) {
@@ -668,7 +672,7 @@ public final class ReadConsistency {
           + " kind: a token made for another cluster cannot be merged.", "22023");
     }
     watermark.advance(contents.writes());
-    watermarkGrewAt = cluster.primaryPollsSent();
+    watermarkGrewAt = cluster.tracker().primaryPollsSent();
     if (monotonicReads) {
       reads.imported(contents.reads(), contents.pendingServers(), ReadClock.completed());
     }

@@ -94,7 +94,7 @@ final class ReplicaSet {
     this.session = session;
     this.metrics = cluster.metrics();
     this.fallback = new FallbackPolicy(config, cluster.fallbackBudget());
-    this.start = cluster.nextReplicaStart();
+    this.start = cluster.members().nextReplicaStart();
     List<ReplicaEndpoint> servers = cluster.servers();
     this.slots = new Slot[servers.size()];
     for (int i = 0; i < slots.length; i++) {
@@ -173,7 +173,7 @@ final class ReplicaSet {
     if (required.primaryOnly()) {
       countStalledPassedOver(required);
     }
-    int n = ReplicaSelector.order(cluster.servers(), required, cluster.strategy(), start, order, orderKeys);
+    int n = ReplicaSelector.order(cluster.servers(), required, cluster.settings().strategy(), start, order, orderKeys);
     ReadAdmission<Slot> admission = this.admission;
     admission.start();
     for (int i = 0; i < n; i++) {
@@ -221,7 +221,7 @@ final class ReplicaSet {
     for (Slot slot : slots) {
       ReplicaEndpoint e = slot.endpoint;
       if (e != primary && ReadAdmission.judge(required.of(e), slot.verified, e.knownExecuted(), e.health(),
-          e.stalled(), cluster.primaryLost()) == ReadAdmission.Step.SKIP_STALLED) {
+          e.stalled(), cluster.tracker().primaryLost()) == ReadAdmission.Step.SKIP_STALLED) {
         metrics.stalledSkipped();
         return;
       }
@@ -241,7 +241,7 @@ final class ReplicaSet {
     }
     Slot slot = slots[e.index()];
     if (ReadAdmission.judge(leftNeeds, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
-        cluster.primaryLost()) != ReadAdmission.Step.READ_NOW) {
+        cluster.tracker().primaryLost()) != ReadAdmission.Step.READ_NOW) {
       return null;
     }
     if (openInSync(slot, wantAutoCommit) == null) {
@@ -313,7 +313,7 @@ final class ReplicaSet {
       mirror.sync(c.jdbc(), wantAutoCommit);
     }
     switch (ReadAdmission.judge(watermark, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
-        cluster.primaryLost())) {
+        cluster.tracker().primaryLost())) {
       case READ_NOW -> {
         metrics.waitSkipped();
         return use(slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
@@ -344,7 +344,7 @@ final class ReplicaSet {
     WaitOutcome outcome;
     long t0 = System.nanoTime();
     try {
-      outcome = waits.run(c, watermark, cluster.waitBoundMillis(e), deadlineNanos);
+      outcome = waits.run(c, watermark, cluster.waits().waitBoundMillis(e.smoothedWait()), deadlineNanos);
     } finally {
       e.exitWait();
       lastWaitNanos = Math.max(1, System.nanoTime() - t0);
@@ -375,11 +375,11 @@ final class ReplicaSet {
 
   /**
    * How long the deferred wait may take, in milliseconds: {@code ryow.waitTimeout}, or less once its
-   * replica's normal wait and the primary's cost are known ({@link Cluster#waitBoundMillis}).
+   * replica's normal wait and the primary's cost are known ({@link dev.ryow.jdbc.cluster.WaitBounds#waitBoundMillis}).
    */
   long deferredWaitMillis() {
     Slot slot = deferredSlot;
-    return slot == null ? cluster.waitTimeoutMillis() : cluster.waitBoundMillis(slot.endpoint);
+    return slot == null ? cluster.waits().waitTimeoutMillis() : cluster.waits().waitBoundMillis(slot.endpoint.smoothedWait());
   }
 
   /** The deferred wait succeeded (the read ran after it): the replica is known to have the set. */
@@ -460,7 +460,7 @@ final class ReplicaSet {
     }
     FallbackPolicy.Decision decision;
     try {
-      decision = fallback.decide(blamed, reason, staleCandidate != null, cluster.primaryLost(), metrics);
+      decision = fallback.decide(blamed, reason, staleCandidate != null, cluster.tracker().primaryLost(), metrics);
     } catch (SQLTransientException rejected) {
       metrics.fallbackRejected();
       throw rejected;
@@ -504,7 +504,7 @@ final class ReplicaSet {
     drop(slot);
     throw new java.sql.SQLTransientConnectionException(
         "[" + cluster.name() + "] the read waited on replica " + slot.endpoint + " (WAIT_FOR_EXECUTED_GTID_SET, up to "
-            + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + "=" + cluster.waitTimeoutMillis() + " ms) longer than this"
+            + RyowProperties.WAIT_TIMEOUT_MILLIS.name() + "=" + cluster.waits().waitTimeoutMillis() + " ms) longer than this"
             + " connection's network timeout allows (" + (session.networkTimeout > 0
                 ? "setNetworkTimeout " + session.networkTimeout + " ms" : "Connector/J's socketTimeout")
             + "): a wait is sent in slices of at most " + ReplicaWait.SLICE_MILLIS + " ms (or "

@@ -34,7 +34,7 @@ final class ReplicaWait {
   /**
    * Waits on {@code c} until it has executed {@code watermark}.
    *
-   * @param boundMillis the replica's wait bound ({@link Cluster#waitBoundMillis}: learned, at most
+   * @param boundMillis the replica's wait bound ({@link dev.ryow.jdbc.cluster.WaitBounds#waitBoundMillis}: learned, at most
    *     {@code ryow.waitTimeout})
    * @param deadlineNanos when the statement's query timeout expires ({@link System#nanoTime()}), 0 for none
    * @return {@link WaitOutcome#REACHED}, {@link WaitOutcome#TIMED_OUT}, {@link WaitOutcome#FAILED} or
@@ -52,7 +52,7 @@ final class ReplicaWait {
     boolean cappedByQueryTimeout = WaitBudget.cutByDeadline(budgetMillis, boundMillis);
     WaitOutcome outcome;
     if (!cappedByQueryTimeout && budgetMillis <= SLICE_MILLIS) {
-      outcome = once(c, watermark, cluster.waitSeconds(budgetMillis));
+      outcome = once(c, watermark, cluster.waits().waitSeconds(budgetMillis));
     } else {
       long end = start + budgetMillis * 1_000_000L;
       while (true) {

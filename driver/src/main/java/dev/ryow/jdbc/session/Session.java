@@ -88,7 +88,7 @@ public final class Session {
     this.tracksOpenResources = !config.connectorFlag("dontTrackOpenResources");
     this.timeoutKillsConnection = config.connectorFlag("queryTimeoutKillsConnection");
     this.cursorFetch = config.connectorFlag("useCursorFetch");
-    this.waitsFitOneSlice = cluster.waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
+    this.waitsFitOneSlice = cluster.waits().waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.log = config.get(RyowProperties.TRANSACTION_REPLAY) ? new TransactionLog() : null;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
     this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
@@ -184,7 +184,7 @@ public final class Session {
 
     @Override
     public void rediscover(String why) throws SQLException {
-      cluster.discoverPrimaryOnce(link.epoch(), System.nanoTime(), why, cluster.failoverTimeoutMillis());
+      cluster.discovery().discoverPrimaryOnce(link.epoch(), System.nanoTime(), why, cluster.settings().failoverTimeoutMillis());
     }
   }
 
@@ -272,7 +272,7 @@ public final class Session {
     if (deferWait) {
       // WaitBudget.EXPIRED becomes 1 ms: the statement's own timer (StatementTimeouts.within) then ends it
       x.pipeline(replicas.deferredWait(r),
-          cluster.waitSeconds(WaitBudget.millis(replicas.deferredWaitMillis(), x.deadlineNanos(), System.nanoTime())));
+          cluster.waits().waitSeconds(WaitBudget.millis(replicas.deferredWaitMillis(), x.deadlineNanos(), System.nanoTime())));
     }
     if (LOG.isTraceEnabled()) {
       LOG.trace("[{}] {} statement runs on {}", cluster.name(), x.kind(), r);

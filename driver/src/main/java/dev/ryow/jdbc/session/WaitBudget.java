@@ -2,7 +2,7 @@ package dev.ryow.jdbc.session;
 
 /**
  * "How long may this read's wait take?", for both wait paths (the wait in the query's packet and the wait
- * on its own): the replica's wait bound ({@link dev.ryow.jdbc.cluster.Cluster#waitBoundMillis}: the learned
+ * on its own): the replica's wait bound ({@link dev.ryow.jdbc.cluster.WaitBounds#waitBoundMillis}: the learned
  * bound, at most {@code ryow.waitTimeout}), or less when the statement's query timeout ends sooner, since
  * the timeout also covers the query. What is left of the query timeout is counted in whole milliseconds
  * rounded up, once, here: a wait is never given less than the caller left it.

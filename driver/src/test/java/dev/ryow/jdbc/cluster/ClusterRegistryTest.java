@@ -23,7 +23,7 @@ class ClusterRegistryTest {
     registry.sweep();
     assertThat(registry.find(config.clusterKey())).as("one reservation left").containsSame(first);
     GtidSet written = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5");
-    first.wrote(written);
+    first.jvm().wrote(written);
     first.cancelReservation();
     registry.sweep();
     assertThat(registry.size()).as("released").isZero();
@@ -32,7 +32,7 @@ class ClusterRegistryTest {
     Cluster second = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null));
     assertThat(second).isNotSameAs(first);
     assertThat(first.live()).as("a released cluster reports its successor").isSameAs(second);
-    assertThat(second.jvmWrites().contains(written)).as("the JVM's writes outlive the release").isTrue();
+    assertThat(second.jvm().writes().contains(written)).as("the JVM's writes outlive the release").isTrue();
     second.cancelReservation();
     registry.sweep();
     assertThat(registry.size()).isZero();
@@ -45,12 +45,12 @@ class ClusterRegistryTest {
     ClusterRegistry registry = new ClusterRegistry();
     Cluster first = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null));
     GtidSet seen = GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-9");
-    first.jvmReads().imported(seen, java.util.List.of(), System.nanoTime());
+    first.jvm().reads().imported(seen, java.util.List.of(), System.nanoTime());
     first.cancelReservation();
     registry.sweep();
     assertThat(registry.size()).as("released").isZero();
     Cluster second = registry.reserve(config.clusterKey(), w -> new Cluster(config, connector, w, null));
-    assertThat(second.jvmWrites().contains(seen)).as("later reads must not show less").isTrue();
+    assertThat(second.jvm().writes().contains(seen)).as("later reads must not show less").isTrue();
     second.cancelReservation();
     registry.sweep();
   }

@@ -24,12 +24,12 @@ class JvmHistoriesTest {
     JvmHistories histories = new JvmHistories();
     Cluster a = cluster("jdbc:ryow:mysql://p:3306,r1:3307,r2:3308/db", histories, EARLIER);
     Cluster b = cluster("jdbc:ryow:mysql://p:3306,r2:3308,r1:3307/other?ryow.waitTimeout=150", histories, GtidSet.EMPTY);
-    a.primaryIdentified(P);
-    b.primaryIdentified(P);
-    a.wrote(WRITE);
-    assertThat(b.jvmWrites().contains(WRITE)).as("a write through one is waited for by the other").isTrue();
-    assertThat(b.jvmWrites().contains(EARLIER)).as("what the first held before it joined").isTrue();
-    assertThat(b.jvmReads()).as("what the JVM's reads saw").isSameAs(a.jvmReads());
+    a.jvm().primaryIdentified(P);
+    b.jvm().primaryIdentified(P);
+    a.jvm().wrote(WRITE);
+    assertThat(b.jvm().writes().contains(WRITE)).as("a write through one is waited for by the other").isTrue();
+    assertThat(b.jvm().writes().contains(EARLIER)).as("what the first held before it joined").isTrue();
+    assertThat(b.jvm().reads()).as("what the JVM's reads saw").isSameAs(a.jvm().reads());
     assertThat(histories.size()).isEqualTo(1);
   }
 
@@ -38,29 +38,29 @@ class JvmHistoriesTest {
     JvmHistories histories = new JvmHistories();
     Cluster a = cluster("jdbc:ryow:mysql://p:3306,r1:3307/db", histories, GtidSet.EMPTY);
     Cluster b = cluster("jdbc:ryow:mysql://q:3306,s1:3307/db", histories, GtidSet.EMPTY);
-    a.primaryIdentified(P);
-    b.primaryIdentified(NEW_P);
-    a.wrote(WRITE);
-    assertThat(b.jvmWrites().isEmpty()).isTrue();
+    a.jvm().primaryIdentified(P);
+    b.jvm().primaryIdentified(NEW_P);
+    a.jvm().wrote(WRITE);
+    assertThat(b.jvm().writes().isEmpty()).isTrue();
   }
 
   @Test
   void afterAFailoverClustersThatFindTheNewPrimaryFirstJoinTheSameHistory() throws Exception {
     JvmHistories histories = new JvmHistories();
     Cluster a = cluster("jdbc:ryow:mysql://p:3306,r1:3307/db", histories, GtidSet.EMPTY);
-    a.primaryIdentified(P);
-    a.wrote(WRITE);
-    a.primaryIdentified(NEW_P); // a login after the failover, to the new primary
+    a.jvm().primaryIdentified(P);
+    a.jvm().wrote(WRITE);
+    a.jvm().primaryIdentified(NEW_P); // a login after the failover, to the new primary
     Cluster later = cluster("jdbc:ryow:mysql://r1:3307,p:3306/db", histories, GtidSet.EMPTY);
-    later.primaryIdentified(NEW_P);
-    assertThat(later.jvmWrites().contains(WRITE)).isTrue();
+    later.jvm().primaryIdentified(NEW_P);
+    assertThat(later.jvm().writes().contains(WRITE)).isTrue();
   }
 
   @Test
   void withoutHistoriesAClusterKeepsItsOwn() throws Exception {
     Cluster a = new Cluster(RyowConfig.from("jdbc:ryow:mysql://p:3306,r1:3307/db", new Properties()), new ConnectorJ());
-    a.primaryIdentified(P);
-    a.wrote(WRITE);
-    assertThat(a.jvmWrites().contains(WRITE)).isTrue();
+    a.jvm().primaryIdentified(P);
+    a.jvm().wrote(WRITE);
+    assertThat(a.jvm().writes().contains(WRITE)).isTrue();
   }
 }

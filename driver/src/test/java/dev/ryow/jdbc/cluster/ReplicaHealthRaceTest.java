@@ -71,7 +71,7 @@ class ReplicaHealthRaceTest {
               Thread.yield();  // 2 cores, 17 threads: let the others reach the gate
             }
           }
-          cluster.unreachable(r1, "t" + id + " round " + round, roundNanos);
+          cluster.members().unreachable(r1, "t" + id + " round " + round, roundNanos);
           finished.incrementAndGet();
         }
       }, "unreachable-" + k));

@@ -67,7 +67,7 @@ public final class MonotonicFixture {
   /** A poll of the primary sent now whose {@code gtid_executed} also holds {@code more} (another uuid's). */
   void pollPrimaryNaming(String more) {
     tick();
-    long ticket = cluster.primaryPollTicket();
+    long ticket = cluster.tracker().primaryPollTicket();
     cluster.primaryPolled(primary, primary.observePrimary(new ServerStatus(P,
         gtids("1-95").union(GtidSet.parse(more)), gtids(""), false, 0, true, true, 0, "", true, ""),
         now), ticket);
@@ -76,7 +76,7 @@ public final class MonotonicFixture {
 
   void pollPrimary(String executed, String owned) {
     tick();
-    long ticket = cluster.primaryPollTicket();
+    long ticket = cluster.tracker().primaryPollTicket();
     cluster.primaryPolled(primary, primary.observePrimary(
         new ServerStatus(P, gtids(executed), gtids(owned), false, 0, true, true, 0, "", true, ""), now), ticket);
     tick();

@@ -164,13 +164,13 @@ class MonotonicReadsTest {
     jvm.observed(U2, f.tick());
     assertThat(plan(GtidSet.EMPTY)).as("no round yet: the home stays").isZero();
     assertThat(req.home()).isSameAs(f.r2);
-    f.cluster.pollRoundDone(f.tick()); // round 1: r1's turn ((index - round) mod 4 smallest)
+    f.cluster.rounds().roundDone(f.tick()); // round 1: r1's turn ((index - round) mod 4 smallest)
     assertThat(plan(GtidSet.EMPTY)).as("the old home's position is read").isEqualTo(1);
     assertThat(probes(1)).containsExactly(f.r2);
     assertThat(req.home()).isSameAs(f.r1);
     assertThat(req.left()).as("should r1 not serve it, r2 may, without a wait").isSameAs(f.r2);
     assertThat(req.allows(f.r2)).as("a stand-by, not a candidate: the turn moves even when r1 must wait").isFalse();
-    f.cluster.pollRoundDone(f.tick()); // round 2: r2's turn
+    f.cluster.rounds().roundDone(f.tick()); // round 2: r2's turn
     assertThat(f.r2.waitMissed(true, f.r2.knownExecuted())).isTrue();
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     assertThat(req.home()).as("r2 is stalled: its turn passes to r3").isSameAs(f.r3);
@@ -301,7 +301,7 @@ class MonotonicReadsTest {
     f.pollPrimary("1-125", "");
     assertThat(jvm.resolve(f.cluster)).isFalse();
     assertThat(jvm.bound().full()).as("the cluster's part only").isEqualTo(gtids("1-120"));
-    assertThat(f.cluster.foreignSeen()).isEqualTo(GtidSet.parse(S + ":1-50"));
+    assertThat(f.cluster.foreign().foreignSeen()).isEqualTo(GtidSet.parse(S + ":1-50"));
     assertThat(plan(GtidSet.EMPTY)).isZero();
     assertThat(req.of(f.r2)).as("what another replica must have: nothing of S").isEqualTo(gtids("1-120"));
 
@@ -329,7 +329,7 @@ class MonotonicReadsTest {
     // decided at once (before, no poll was ever sent after a read on demand, and every read leaving r1 ran on
     // the primary: TopologiesIT, a discovered replica never got a read).
     f.pollPrimary("1-95", "");
-    assertThat(f.cluster.foreignSeen()).isEqualTo(GtidSet.parse(S + ":1-50"));
+    assertThat(f.cluster.foreign().foreignSeen()).isEqualTo(GtidSet.parse(S + ":1-50"));
     jvm.observed(U1, f.tick());
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     planner.probed(f.r1, U1, new ServerPosition(withForeign("1-96", "1-51"), GtidSet.EMPTY), f.tick(), states, 1);
@@ -346,12 +346,12 @@ class MonotonicReadsTest {
     long readLater = f.now + 5_000_000; // the read on demand began after the next poll was sent
     planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), readLater, states, 1);
     f.pollPrimary("1-95", "");
-    assertThat(f.cluster.foreignSeen()).as("that poll may predate S on the primary").isEqualTo(GtidSet.EMPTY);
+    assertThat(f.cluster.foreign().foreignSeen()).as("that poll may predate S on the primary").isEqualTo(GtidSet.EMPTY);
     while (f.now - readLater <= 0) {
       f.pollPrimary("1-95", "");
     }
     f.pollPrimary("1-95", "");
-    assertThat(f.cluster.foreignSeen()).as("a poll sent after the read").isEqualTo(GtidSet.parse(S + ":1-50"));
+    assertThat(f.cluster.foreign().foreignSeen()).as("a poll sent after the read").isEqualTo(GtidSet.parse(S + ":1-50"));
   }
 
   @Test
@@ -361,6 +361,6 @@ class MonotonicReadsTest {
     assertThat(plan(GtidSet.EMPTY)).isEqualTo(1);
     planner.probed(f.r1, U1, new ServerPosition(withForeign("1-90", "1-50"), GtidSet.EMPTY), f.tick(), states, 1);
     f.pollPrimaryNaming(S + ":1-50");
-    assertThat(f.cluster.foreignSeen()).isEqualTo(GtidSet.EMPTY);
+    assertThat(f.cluster.foreign().foreignSeen()).isEqualTo(GtidSet.EMPTY);
   }
 }

@@ -37,7 +37,7 @@ class PrimaryStateTest {
     PollSnapshot poll = f.r1.observePrimary(
         new ServerStatus(MonotonicFixture.U1, gtids("1-500"), GtidSet.EMPTY, false, 0, true, true, 0, "", true, ""),
         f.tick());
-    assertThat(f.cluster.primaryPolled(f.r1, poll, f.cluster.primaryPollTicket())).isFalse();
+    assertThat(f.cluster.primaryPolled(f.r1, poll, f.cluster.tracker().primaryPollTicket())).isFalse();
     assertThat(f.cluster.primary()).as("the primary's state is unchanged").isSameAs(before);
     assertThat(f.cluster.knownOnPrimary().contains(gtids("101-500"))).as("not taken as the primary's").isFalse();
 

@@ -80,23 +80,23 @@ class StateVersionTest {
     Position known = f.cluster.knownOnPrimary();
     assertThat(known).isEqualTo(gtids("1-100"));
     Watermark writer = new Watermark();
-    Position covering = f.cluster.wroteNext(MonotonicFixture.P + ":101", writer);
+    Position covering = f.cluster.jvm().wroteNext(MonotonicFixture.P + ":101", writer);
     assertThat(covering).isEqualTo(gtids("1-101"));
     assertThat(f.cluster.knownOnPrimary()).isSameAs(covering);
-    assertThat(f.cluster.jvmWrites()).isSameAs(covering);
+    assertThat(f.cluster.jvm().writes()).isSameAs(covering);
     assertThat(writer.current()).isSameAs(covering);
     // The next write: each set still holds the one before, so each takes the new one as it is.
-    Position next = f.cluster.wroteNext(MonotonicFixture.P + ":102", writer);
+    Position next = f.cluster.jvm().wroteNext(MonotonicFixture.P + ":102", writer);
     assertThat(next).isEqualTo(gtids("1-102"));
     assertThat(f.cluster.knownOnPrimary()).isSameAs(next);
-    assertThat(f.cluster.jvmWrites()).isSameAs(next);
+    assertThat(f.cluster.jvm().writes()).isSameAs(next);
     assertThat(writer.current()).isSameAs(next);
     covering = next;
     // The same as the general path gives for the parsed GTID.
-    assertThat(f.cluster.wroteNext(MonotonicFixture.P + ":104", writer)).as("a gap: parsed instead").isNull();
+    assertThat(f.cluster.jvm().wroteNext(MonotonicFixture.P + ":104", writer)).as("a gap: parsed instead").isNull();
     assertThat(f.cluster.knownOnPrimary()).as("nothing recorded").isSameAs(covering);
     assertThat(writer.current()).as("nothing recorded").isSameAs(covering);
-    assertThat(f.cluster.wrote(gtids("103"))).isEqualTo(gtids("1-103"));
+    assertThat(f.cluster.jvm().wrote(gtids("103"))).isEqualTo(gtids("1-103"));
   }
 
   private long moved(long before, String why) {

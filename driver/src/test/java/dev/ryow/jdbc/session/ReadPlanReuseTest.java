@@ -133,7 +133,7 @@ class ReadPlanReuseTest {
     long before = cluster.metrics().snapshot().positionReads();
     ReplicaEndpoint otherEndpoint = cluster.servers().get(other.index);
     assertThat(otherEndpoint.serverUuid()).isEqualTo(other.uuid);
-    cluster.jvmReads().observed(other.uuid, System.nanoTime()); // another connection's read there just completed
+    cluster.jvm().reads().observed(other.uuid, System.nanoTime()); // another connection's read there just completed
     read(c, "SELECT c FROM t WHERE id = 7");
     assertThat(cluster.metrics().snapshot().positionReads() - before)
         .as("the other server's position read first (monotonic reads across the JVM)").isEqualTo(1);
@@ -147,7 +147,7 @@ class ReadPlanReuseTest {
     StubServers.Server turn = servers.server(home.address.equals(R1) ? R2 : R1);
     turn.lag();
     write(c, "INSERT INTO t VALUES (3)"); // the home has it; the replica whose turn comes next never will
-    cluster.pollRoundDone(System.nanoTime()); // a round ends: the turn goes to the replica that served fewer reads
+    cluster.rounds().roundDone(System.nanoTime()); // a round ends: the turn goes to the replica that served fewer reads
     read(c, "SELECT c FROM t WHERE id = 9");
     assertThat(turn.waits.get()).as("the read went to the replica whose turn it was, and waited there").isPositive();
     assertThat(count(turn, "SELECT c FROM t WHERE id = 9")).isZero();

@@ -343,7 +343,7 @@ class SessionDecisionsTest {
       s.executeUpdate("UPDATE t SET c = 43");
     }
     assertThat(count(w.p(), "UPDATE t SET c = 43")).as("the idle connection's write after the restart").isEqualTo(1);
-    assertThat(w.cluster().primaryLost()).as("the outage is over").isFalse();
+    assertThat(w.cluster().tracker().primaryLost()).as("the outage is over").isFalse();
   }
 
   /**

@@ -346,7 +346,7 @@ class PipelinedReadIT {
    *
    * <p>Its waits are the first of a cluster of its own ({@code ryow.clusterName}): once a cluster knows how
    * long its replicas' waits normally take, a wait on a blocked replica ends long before the cancel comes
-   * and the read goes to the primary (cluster.WaitBound, {@code WaitBoundIT}).
+   * and the read goes to the primary (cluster.wait.WaitBound, {@code WaitBoundIT}).
    */
   @Test
   @SuppressWarnings("try") // the hold blocks the appliers while the block runs
@@ -417,7 +417,7 @@ class PipelinedReadIT {
    *
    * <p>The wait is the first of a cluster of its own ({@code ryow.clusterName}): once a cluster knows how
    * long its replicas' waits normally take, a wait on a blocked replica is cut long before a 1 s query
-   * timeout and the read goes to the primary (cluster.WaitBound, {@code WaitBoundIT}).
+   * timeout and the read goes to the primary (cluster.wait.WaitBound, {@code WaitBoundIT}).
    */
   @Test
   @SuppressWarnings("try") // the hold blocks the appliers while the block runs

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 24, "bound the wait by what the primary would cost", on the driver's defaults: once the cluster
  * knows how long a wait on its replicas normally takes and what a read on the primary costs, a read whose
- * replicas are all blocked waits that long at most ({@code cluster.WaitBound}), not {@code ryow.waitTimeout}
+ * replicas are all blocked waits that long at most ({@code cluster.wait.WaitBound}), not {@code ryow.waitTimeout}
  * (100 ms), and the primary serves it current. Asked of the servers: the wait each replica ran carried the
  * bound as its timeout, and the primary ran the read.
  *

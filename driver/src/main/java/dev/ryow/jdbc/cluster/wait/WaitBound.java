@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.cluster;
+package dev.ryow.jdbc.cluster.wait;
 
 /**
  * "How long may a read wait on this replica before going to the primary is cheaper?" A wait longer than

@@ -1,4 +1,4 @@
-package dev.ryow.jdbc.cluster;
+package dev.ryow.jdbc.cluster.wait;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
