@@ -1,6 +1,5 @@
 package dev.ryow.jdbc.session;
 
-import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.PipelinedWait;
@@ -36,12 +35,10 @@ public class Execution implements PipelinedWait.Request {
   private @Nullable PhysicalConnection on;
   /** {@link #on} belongs to this execution (it keeps the last execution's until then: see the class comment). */
   private boolean begun;
-  private @Nullable Position pipelinedWait;
-  private BigDecimal waitSeconds = BigDecimal.ZERO;
+  /** The read's plan while its wait travels with the query ({@link #pipelined}): the set and the budget. */
+  private @Nullable ReadPlan pipelinedWait;
   /** The router sent it to the replicas (it may still have been placed on the primary). */
   boolean replicaRoute;
-  /** The consistency scope bound to the thread when it began ({@link Session#begin}): looked up once per execution. */
-  private @Nullable ConsistencyScope scope;
 
   /** The database its statement was created in (a transaction replay runs it there). */
   private @Nullable String database;
@@ -101,18 +98,6 @@ public class Execution implements PipelinedWait.Request {
     return this;
   }
 
-  /** Records the scope bound to the thread as the execution begins (stored only when it changes). */
-  final void scope(@Nullable ConsistencyScope current) {
-    if (scope != current) {
-      scope = current;
-    }
-  }
-
-  /** The consistency scope bound to the thread when the execution began, null for none. */
-  final @Nullable ConsistencyScope scope() {
-    return scope;
-  }
-
   /** What the statement runs as: its classification, or {@link StatementKind#WRITE} once {@link #ranAsWrite}. */
   public final StatementKind kind() {
     return ranAsWrite ? StatementKind.WRITE : kind;
@@ -170,24 +155,21 @@ public class Execution implements PipelinedWait.Request {
     return pipelinedWait != null;
   }
 
-  /** The wait sent with the query: set by the session when the replica must wait for {@code set}. */
-  @SuppressWarnings("ReferenceEquality") // the same objects: nothing to store (see the class comment)
-  void pipeline(@Nullable Position set, BigDecimal seconds) {
-    if (pipelinedWait != set) {
-      pipelinedWait = set;
-    }
-    if (waitSeconds != seconds) {
-      waitSeconds = seconds;
+  /** The wait sent with the query: set by the session when the replica must wait ({@code plan}'s set, budget). */
+  @SuppressWarnings("ReferenceEquality") // the same object: nothing to store (see the class comment)
+  void pipeline(@Nullable ReadPlan plan) {
+    if (pipelinedWait != plan) {
+      pipelinedWait = plan;
     }
   }
 
   @Override
   public final Position waitFor() {
-    return Objects.requireNonNull(pipelinedWait, "no pipelined wait");
+    return Objects.requireNonNull(pipelinedWait, "no pipelined wait").watermark();
   }
 
   @Override
   public final BigDecimal waitSeconds() {
-    return waitSeconds;
+    return Objects.requireNonNull(pipelinedWait, "no pipelined wait").waitSeconds();
   }
 }

@@ -28,16 +28,14 @@ final class PrimaryFallback {
   private final Cluster cluster;
   private final PrimaryGate primary;
   private final Transactions transactions;
-  private final ReplicaSet replicas;
   private final ReadPlacer reads;
   private final WaitGuard guard;
 
-  PrimaryFallback(Cluster cluster, PrimaryGate primary, Transactions transactions, ReplicaSet replicas,
-      ReadPlacer reads, WaitGuard guard) {
+  PrimaryFallback(Cluster cluster, PrimaryGate primary, Transactions transactions, ReadPlacer reads,
+      WaitGuard guard) {
     this.cluster = cluster;
     this.primary = primary;
     this.transactions = transactions;
-    this.replicas = replicas;
     this.reads = reads;
     this.guard = guard;
   }
@@ -54,7 +52,7 @@ final class PrimaryFallback {
       return onPrimary(x, retry);
     }
     boolean again = retry;
-    boolean tryPrimary = !replicas.awaitingReplica();
+    boolean tryPrimary = !reads.plan().awaitingReplica();
     long deadline = 0;
     long since = System.nanoTime();
     while (true) {
@@ -81,8 +79,8 @@ final class PrimaryFallback {
         return x.runOn(r, true);
       }
       again = true;
-      tryPrimary = !replicas.awaitingReplica();
-      if (!tryPrimary && replicas.lastWaitNanos() == 0) {
+      tryPrimary = !reads.plan().awaitingReplica();
+      if (!tryPrimary && reads.plan().waitNanos() == 0) {
         pause(Math.min(cluster.settings().pollIntervalMillis(), Math.max(1, (deadline - now) / 1_000_000)));
       }
     }

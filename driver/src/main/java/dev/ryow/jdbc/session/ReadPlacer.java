@@ -18,6 +18,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class ReadPlacer {
   private final ReplicaSet replicas;
+  /** Which replica, after which wait, or which fallback: decided into {@link #plan}. */
+  private final ReadAdmitter admitter;
+  /** The read in flight: its scope, replica, watermark, wait budget and outcome (one per session, reused). */
+  private final ReadPlan plan = new ReadPlan();
   private final ReadConsistency consistency;
   private final Transactions transactions;
   private final WaitGuard guard;
@@ -27,9 +31,10 @@ final class ReadPlacer {
   private long lastWaitNanos;
   private @Nullable PhysicalConnection lastReadOn;
 
-  ReadPlacer(ReplicaSet replicas, ReadConsistency consistency, Transactions transactions, WaitGuard guard,
-      PrimaryLink link) {
+  ReadPlacer(ReplicaSet replicas, ReadAdmitter admitter, ReadConsistency consistency, Transactions transactions,
+      WaitGuard guard, PrimaryLink link) {
     this.replicas = replicas;
+    this.admitter = admitter;
     this.consistency = consistency;
     this.transactions = transactions;
     this.guard = guard;
@@ -42,7 +47,7 @@ final class ReadPlacer {
    * Records where it was placed.
    */
   @Nullable PhysicalConnection replicaFor(Execution x, @Nullable ReplicaEndpoint exclude, boolean deferWait) throws SQLException {
-    ConsistencyScope scope = x.scope();
+    ConsistencyScope scope = plan.scope();
     ConsistencyMode mode = consistency.effectiveMode(scope);
     boolean autoCommit = transactions.state().autoCommit();
     boolean reusable = scope == null && exclude == null && autoCommit;
@@ -52,7 +57,7 @@ final class ReadPlacer {
         return r;
       }
     }
-    replicas.notAwaiting();
+    plan.awaitingReplica(false);
     ReadRequirement req = consistency.prepareRead(mode, scope);
     long maxLag = mode == ConsistencyMode.NONE && scope != null ? scope.maxLagMillis() : -1;
     boolean staleAllowed = maxLag >= 0;
@@ -67,18 +72,19 @@ final class ReadPlacer {
     PhysicalConnection r = null;
     guard.enter(x.statement);
     try {
-      r = replicas.admit(req, autoCommit || !transactions.state().readOnly(), exclude, x.deadlineNanos(), deferWait);
+      r = admitter.admit(plan, req, autoCommit || !transactions.state().readOnly(), exclude, x.deadlineNanos(),
+          deferWait);
       return r;
     } finally {
       guard.exit();
-      ReadPlacement placement = replicas.placement();
+      ReadPlacement placement = plan.placement();
       if (mode == ConsistencyMode.NONE && r != null) {
         placement = staleAllowed ? ReadPlacement.REPLICA_STALE_ALLOWED : ReadPlacement.REPLICA_UNCHECKED;
         if (staleAllowed) {
           consistency.staleAllowedRead();
         }
       }
-      placed(placement, replicas.lastWaitNanos(), r != null ? r : link.connection());
+      placed(placement, plan.waitNanos(), r != null ? r : link.connection());
       ReplicaEndpoint home = req.home();
       if (reusable && r != null && placement == ReadPlacement.REPLICA_NO_WAIT && home != null
           && r == replicas.connectionTo(home.index()) && home.knownExecuted().contains(req.of(home))) {
@@ -99,11 +105,42 @@ final class ReadPlacer {
     if (home == null) {
       return null;
     }
-    PhysicalConnection r = replicas.readNowAt(home);
+    PhysicalConnection r = admitter.readNowAt(plan, home);
     if (r != null) {
       placed(ReadPlacement.REPLICA_NO_WAIT, 0, r);
     }
     return r;
+  }
+
+  /** The plan of the read in flight on this session. */
+  ReadPlan plan() {
+    return plan;
+  }
+
+  /** The wait {@code x} sent with its query reached its set and the read ran: recorded as a read after a wait. */
+  void deferredWaitReached(PhysicalConnection on) {
+    admitter.deferredWaitReached(plan);
+    placed(ReadPlacement.REPLICA_AFTER_WAIT, plan.waitNanos(), on);
+  }
+
+  /**
+   * The wait a query carried did not reach its set (the query did not run): the fallback policy places the
+   * read ({@link ReadAdmitter#deferredWaitFailed}). Returns the replica to read stale from, or null for the primary.
+   */
+  @Nullable PhysicalConnection deferredWaitFailed(boolean wantAutoCommit) throws SQLException {
+    PhysicalConnection r = admitter.deferredWaitFailed(plan, wantAutoCommit);
+    placed(plan.placement(), plan.waitNanos(), r != null ? r : link.connection());
+    return r;
+  }
+
+  /** The deferred wait will not run (the query failed otherwise, the connection closes): its permit is given back. */
+  void abandonDeferredWait() {
+    admitter.abandonDeferredWait(plan);
+  }
+
+  /** {@link ReadAdmitter#failed}: a connection failure on {@code on}; returns its server. */
+  @Nullable ReplicaEndpoint failed(PhysicalConnection on, SQLException cause) {
+    return admitter.failed(plan, on, cause);
   }
 
   /**

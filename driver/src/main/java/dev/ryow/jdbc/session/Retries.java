@@ -76,7 +76,7 @@ final class Retries {
     }
     switch (retry) {
       case ELSEWHERE -> {
-        ReplicaEndpoint failed = replicas.failed(on, e);
+        ReplicaEndpoint failed = reads.failed(on, e);
         LOG.warn("[{}] replica connection {} failed; the read runs again elsewhere: {}", cluster.name(), on,
             e.getMessage());
         cluster.metrics().readRetried();
@@ -207,10 +207,9 @@ final class Retries {
     TransactionState tx = transactions.state();
     PhysicalConnection r;
     if (PipelinedWait.notReached(e)) {
-      r = replicas.deferredWaitFailed(tx.autoCommit() || !tx.readOnly());
-      reads.placed(replicas.placement(), replicas.lastWaitNanos(), r != null ? r : link.connection());
+      r = reads.deferredWaitFailed(tx.autoCommit() || !tx.readOnly());
     } else {
-      replicas.abandonDeferredWait();
+      reads.abandonDeferredWait();
       if (!tx.autoCommit()) {
         transactions.readsOn(null); // the transaction ran nothing there: its next read is placed afresh
       }

@@ -1,7 +1,6 @@
 package dev.ryow.jdbc.session;
 
 import dev.ryow.jdbc.ConsistencyScope;
-import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.ServerRole;
 import dev.ryow.jdbc.cluster.Cluster;
@@ -91,15 +90,16 @@ public final class Session {
     this.waitsFitOneSlice = cluster.waits().waitTimeoutMillis() <= ReplicaWait.SLICE_MILLIS;
     this.log = config.get(RyowProperties.TRANSACTION_REPLAY) ? new TransactionLog() : null;
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
-    this.replicas = new ReplicaSet(cluster, config, connector, session, guard);
+    this.replicas = new ReplicaSet(cluster, config, connector, session);
     this.consistency = new ReadConsistency(cluster, watermark,
         config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY, new Primary(), replicas);
     this.transactions = new Transactions(link, replicas, consistency, log);
     this.settings = new SessionSettings(session, link, transactions,
         SessionSettings.maxRows(config.connectorProperties().getProperty("maxRows")));
-    this.reads = new ReadPlacer(replicas, consistency, transactions, guard, link);
+    this.reads = new ReadPlacer(replicas, new ReadAdmitter(cluster, config, replicas, session, guard), consistency,
+        transactions, guard, link);
     this.gate = new PrimaryGate(link, transactions, consistency);
-    this.fallback = new PrimaryFallback(cluster, gate, transactions, replicas, reads, guard);
+    this.fallback = new PrimaryFallback(cluster, gate, transactions, reads, guard);
     this.retries = new Retries(cluster, link, gate, fallback, transactions, replicas, reads, settings, log);
     cluster.connectionOpened();
   }
@@ -230,7 +230,7 @@ public final class Session {
    */
   public PhysicalConnection begin(Execution x) throws SQLException {
     checkOpen();
-    x.scope(ConsistencyScope.current()); // the one look-up of the thread's scope for this execution
+    reads.plan().begin(ConsistencyScope.current()); // the one look-up of the thread's scope for this execution
     PhysicalConnection target;
     try {
       target = place(x);
@@ -270,9 +270,7 @@ public final class Session {
       transactions.readsOn(r);
     }
     if (deferWait) {
-      // WaitBudget.EXPIRED becomes 1 ms: the statement's own timer (StatementTimeouts.within) then ends it
-      x.pipeline(replicas.deferredWait(r),
-          cluster.waits().waitSeconds(WaitBudget.millis(replicas.deferredWaitMillis(), x.deadlineNanos(), System.nanoTime())));
+      x.pipeline(reads.plan().deferredOn(r)); // its set and budget, decided by the admission
     }
     if (LOG.isTraceEnabled()) {
       LOG.trace("[{}] {} statement runs on {}", cluster.name(), x.kind(), r);
@@ -309,12 +307,11 @@ public final class Session {
     PhysicalConnection on = x.on();
     StatementKind kind = x.kind();
     if (x.pipelined()) {
-      replicas.deferredWaitReached();
-      reads.placed(ReadPlacement.REPLICA_AFTER_WAIT, replicas.lastWaitNanos(), on);
+      reads.deferredWaitReached(on);
     }
     boolean onPrimary = on == link.connection();
     if (x.replicaRoute && consistency.monotonicReads() && kind != StatementKind.WRITE) {
-      consistency.readCompleted(on, x.scope());
+      consistency.readCompleted(on, reads.plan().scope());
     }
     boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
     if (!onPrimary) {
@@ -400,7 +397,7 @@ public final class Session {
     } else if (Sql.isSocketTimeout(e)) {
       replicas.timedOut(on);
     } else {
-      replicas.failed(on, e); // out of rotation, logged as every departure is
+      reads.failed(on, e); // out of rotation, logged as every departure is
     }
   }
 
@@ -504,6 +501,7 @@ public final class Session {
     }
     closed = true;
     guard.close();
+    reads.abandonDeferredWait();
     replicas.closeAll();
     link.connection().close();
     cluster.connectionClosed();
@@ -516,6 +514,7 @@ public final class Session {
     closed = true;
     guard.close();
     cluster.connectionClosed();
+    reads.abandonDeferredWait();
     replicas.abortAll(executor);
     link.connection().abort(executor);
   }
