@@ -45,7 +45,7 @@ public final class GenerateDelegates {
   private static final Map<Class<?>, java.util.Set<String>> CHECK_OPEN =
       Map.of(java.sql.Connection.class, java.util.Set.of("getWarnings"));
   private static final String RECORDED_PARAMETERS = "RecordedParameters";
-  /** The around-execute template: every {@code Statement} execution of an SQL string, routed and retried once. */
+  /** Every {@code Statement} execution of an SQL string, passed to the hand-written loop, and the last results. */
   private static final String ROUTED_EXECUTIONS = "RoutedExecutions";
   /**
    * The results of the last execution: each asks the physical statement that ran last ({@code last()}), and
@@ -60,8 +60,6 @@ public final class GenerateDelegates {
    */
   private static final java.util.Set<String> QUOTING =
       java.util.Set.of("enquoteLiteral", "enquoteIdentifier", "isSimpleIdentifier", "enquoteNCharLiteral");
-  /** The around-execute template of {@code PreparedStatement}: its executions of the prepared SQL. */
-  private static final String ROUTED_PREPARED_EXECUTIONS = "RoutedPreparedExecutions";
   /** The around-execute template of {@code CallableStatement}: each execution between two hooks. */
   private static final String BRACKETED_CALL_EXECUTIONS = "BracketedCallExecutions";
   /** The settings template: every single-value setting of {@code Statement}, recorded and applied to each physical statement. */
@@ -84,8 +82,9 @@ public final class GenerateDelegates {
     write(dir.resolve(RECORDED_PARAMETERS + ".java"), recordedParameters());
     write(dir.resolve(ROUTED_EXECUTIONS + ".java"), routedExecutions());
     write(dir.resolve(RECORDED_SETTINGS + ".java"), recordedSettings());
-    write(dir.resolve(ROUTED_PREPARED_EXECUTIONS + ".java"), routedPreparedExecutions());
     write(dir.resolve(BRACKETED_CALL_EXECUTIONS + ".java"), bracketedCallExecutions());
+    // A file an older generator wrote and this one does not would still be compiled: removed.
+    Files.deleteIfExists(dir.resolve("RoutedPreparedExecutions.java"));
   }
 
   /**
@@ -136,35 +135,24 @@ public final class GenerateDelegates {
   }
 
   /**
-   * The around-execute template: each execution of an SQL string is started ({@code routed}), placed on
-   * a server ({@code placed}), run there on the physical statement ({@code runner}), run once more where
-   * {@code placedAgain} says if the server refused it (or rethrown), once more if that run failed too (a read
-   * whose wait failed on a replica, then whose connection failed on the primary it fell back to), and
-   * recorded ({@code ran}).
+   * Each execution of an SQL string of {@code Statement} in one line: to {@code RoutingStatement}'s typed entry
+   * of its return type ({@code query}, {@code executed}, {@code updated}, {@code largeUpdated}), with the
+   * {@code ExecuteMethod} that names it and its keys argument in its place; and the results of the last
+   * execution, asked of the physical statement that ran last ({@code last()}).
    */
   static String routedExecutions() {
     StringBuilder out = header("java.sql.Statement",
-        " * Every execution of an SQL string of {@link java.sql.Statement}, one path for all: "
-        + "{@link #routed} starts it,\n"
-        + " * {@link #placed} picks its server, {@link #runner} gives the physical statement there; if that fails,\n"
-        + " * {@link #placedAgain} says where it runs once more (or rethrows), and again if that run fails too;\n"
-        + " * {@link #ran} records it. A result set\n"
-        + " * is returned through {@link #wrap}.\n");
+        " * Every execution of an SQL string of {@link java.sql.Statement}, passed to the one hand-written loop\n"
+        + " * ({@code RoutingStatement.run}) through the typed entry of its return type; and the results of the last\n"
+        + " * execution, asked of the physical statement that ran last ({@link #last}). A result set is returned\n"
+        + " * through {@link #wrap}.\n");
     out.append("abstract class ").append(ROUTED_EXECUTIONS).append(" extends ").append(RECORDED_SETTINGS).append(" {\n");
-    out.append("  /** This statement's execution of {@code sql}, classified. */\n");
-    out.append("  abstract dev.ryow.jdbc.session.Execution routed(String sql);\n\n");
-    out.append("  /** Where {@code x} runs ({@code Session.begin}). */\n");
-    out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placed(dev.ryow.jdbc.session.Execution x)")
-        .append(" throws java.sql.SQLException;\n\n");
-    out.append("  /** The physical statement on {@code on}, given what is left of {@code x}'s query timeout. */\n");
-    out.append("  abstract java.sql.Statement runner(dev.ryow.jdbc.server.PhysicalConnection on, ")
-        .append("dev.ryow.jdbc.session.Execution x)")
-        .append(" throws java.sql.SQLException;\n\n");
-    out.append("  /** Where {@code x}, which failed with {@code e}, runs once more ({@code Session.retry}), or throws. */\n");
-    out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placedAgain(dev.ryow.jdbc.session.Execution x,")
-        .append(" java.sql.SQLException e) throws java.sql.SQLException;\n\n");
-    out.append("  /** Bookkeeping after {@code x} ran. */\n");
-    out.append("  abstract void ran(dev.ryow.jdbc.session.Execution x) throws java.sql.SQLException;\n\n");
+    String keys = "int keys, int @org.jspecify.annotations.Nullable [] indexes, "
+        + "String @org.jspecify.annotations.Nullable [] names) throws java.sql.SQLException;\n";
+    out.append("  abstract java.sql.ResultSet query(ExecuteMethod m, String sql) throws java.sql.SQLException;\n\n");
+    out.append("  abstract boolean executed(ExecuteMethod m, String sql, ").append(keys).append('\n');
+    out.append("  abstract int updated(ExecuteMethod m, String sql, ").append(keys).append('\n');
+    out.append("  abstract long largeUpdated(ExecuteMethod m, String sql, ").append(keys).append('\n');
     out.append("  /** The application's view of a physical result set. */\n");
     out.append("  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n\n");
     out.append("  /** The physical statement that ran last, or null before the first execution. */\n");
@@ -196,93 +184,21 @@ public final class GenerateDelegates {
       }
       out.append("  }\n");
     }
+    Map<String, String> entries = Map.of("execute", "executed", "executeQuery", "query", "executeUpdate", "updated",
+        "executeLargeUpdate", "largeUpdated");
+    Map<Class<?>, String> keyed = Map.of(int.class, "_KEYS|a1, null, null", int[].class, "_COLUMN_INDEXES|0, a1, null",
+        String[].class, "_COLUMN_NAMES|0, null, a1");
     for (Method m : sqlExecutions()) {
-      out.append('\n');
-      String returnType = typeName(m.getGenericReturnType());
-      out.append("  @Override\n  public ").append(returnType).append(' ').append(m.getName()).append('(');
-      List<String> arguments = parameters(out, m);
-      String call = "." + m.getName() + "(" + String.join(", ", arguments) + ")";
-      out.append(") throws java.sql.SQLException {\n");
-      out.append("    checkOpen();\n");
-      out.append("    dev.ryow.jdbc.session.Execution x = routed(a0);\n");
-      out.append("    dev.ryow.jdbc.server.PhysicalConnection on = placed(x);\n");
-      out.append("    ").append(returnType).append(" result;\n");
-      out.append("    try {\n      result = runner(on, x)").append(call).append(";\n");
-      out.append("    } catch (java.sql.SQLException e) {\n");
-      out.append("      try {\n");
-      out.append("        result = runner(placedAgain(x, e), x)").append(call).append(";\n");
-      out.append("      } catch (java.sql.SQLException again) {\n");
-      out.append("        result = runner(placedAgain(x, again), x)").append(call).append(";\n");
-      out.append("      }\n    }\n");
-      out.append("    ran(x);\n");
-      out.append("    return ").append(m.getReturnType() == java.sql.ResultSet.class ? "wrap(result)" : "result").append(";\n");
-      out.append("  }\n");
-    }
-    out.append("}\n");
-    return out.toString();
-  }
-
-  /** The executions of {@code PreparedStatement}: declared there, {@code execute*()}, no parameters. */
-  static List<Method> preparedExecutions() {
-    return methods(java.sql.PreparedStatement.class).stream()
-        .filter(m -> m.getDeclaringClass() == java.sql.PreparedStatement.class)
-        .filter(m -> m.getName().startsWith("execute") && m.getParameterCount() == 0)
-        .toList();
-  }
-
-  /**
-   * The around-execute template of {@code PreparedStatement}, on the hooks of {@code RoutingStatement}:
-   * each execution is started ({@code routedPrepared}), placed, run on the physical prepared statement
-   * there ({@code preparedRunner}; a query whose replica wait goes in its own round trip through
-   * {@code pipelinedQuery}), run once more where {@code placedAgain} says if it failed (and once again if
-   * that run failed too: a wait that failed, then the primary it fell back to), and recorded.
-   */
-  static String routedPreparedExecutions() {
-    String execution = "dev.ryow.jdbc.session.Execution";
-    String connection = "dev.ryow.jdbc.server.PhysicalConnection";
-    StringBuilder out = header("java.sql.PreparedStatement",
-        " * Every execution of {@link java.sql.PreparedStatement}, one path for all, on the hooks of\n"
-        + " * {@link RoutingStatement}: {@link #routedPrepared} starts it, {@code placed} picks its server,\n"
-        + " * {@link #preparedRunner} gives the physical prepared statement there with the parameters set (a query\n"
-        + " * that carries its replica wait runs through {@link #pipelinedQuery}); if that fails, {@code placedAgain}\n"
-        + " * says where it runs once more (or rethrows), and again if that run fails too; {@code ran} records it.\n");
-    out.append("abstract class ").append(ROUTED_PREPARED_EXECUTIONS)
-        .append(" extends RoutingStatement implements java.sql.PreparedStatement {\n");
-    out.append("  ").append(ROUTED_PREPARED_EXECUTIONS)
-        .append("(LogicalConnection connection, StatementShape shape) throws java.sql.SQLException {\n");
-    out.append("    super(connection, shape);\n  }\n\n");
-    out.append("  /** This statement's next execution; a {@code query} may carry its replica wait in its own round trip. */\n");
-    out.append("  abstract ").append(execution).append(" routedPrepared(boolean query);\n\n");
-    out.append("  /** The physical prepared statement on {@code on}, parameters set, given what is left of {@code x}'s")
-        .append(" query timeout. */\n");
-    out.append("  abstract java.sql.PreparedStatement preparedRunner(").append(connection).append(" on, ").append(execution)
-        .append(" x) throws java.sql.SQLException;\n\n");
-    out.append("  /** Runs the query {@code x} on {@code on} with its replica wait in the same round trip. */\n");
-    out.append("  abstract java.sql.ResultSet pipelinedQuery(").append(connection).append(" on, ").append(execution)
-        .append(" x) throws java.sql.SQLException;\n");
-    for (Method m : preparedExecutions()) {
-      boolean query = m.getReturnType() == java.sql.ResultSet.class;
-      String returnType = typeName(m.getGenericReturnType());
-      String call = "preparedRunner(on, x)." + m.getName() + "()";
-      out.append("\n  @Override\n  public ").append(returnType).append(' ').append(m.getName())
-          .append("() throws java.sql.SQLException {\n");
-      out.append("    checkOpen();\n");
-      out.append("    ").append(execution).append(" x = routedPrepared(").append(query).append(");\n");
-      out.append("    ").append(connection).append(" on = placed(x);\n");
-      out.append("    ").append(returnType).append(" result;\n");
-      String first = query ? "x.pipelined() ? pipelinedQuery(on, x) : " + call : call;
-      out.append("    try {\n      result = ").append(first).append(";\n");
-      out.append("    } catch (java.sql.SQLException e) {\n");
-      out.append("      try {\n");
-      out.append("        on = placedAgain(x, e);\n");
-      out.append("        result = ").append(call).append(";\n");
-      out.append("      } catch (java.sql.SQLException again) {\n");
-      out.append("        on = placedAgain(x, again);\n");
-      out.append("        result = ").append(call).append(";\n");
-      out.append("      }\n    }\n");
-      out.append("    ran(x);\n");
-      out.append("    return ").append(query ? "wrap(result)" : "result").append(";\n");
-      out.append("  }\n");
+      String verb = m.getName().substring("execute".length()).replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase();
+      String[] key = m.getParameterCount() == 1 ? new String[] {"", "0, null, null"}
+          : keyed.get(m.getParameterTypes()[1]).split("\\|");
+      String constant = "ExecuteMethod." + (verb.isEmpty() ? "EXECUTE" : verb) + key[0];
+      String rest = m.getName().equals("executeQuery") ? "" : ", " + key[1];
+      out.append("\n  @Override\n  public ").append(typeName(m.getGenericReturnType())).append(' ').append(m.getName())
+          .append('(');
+      parameters(out, m);
+      out.append(") throws java.sql.SQLException {\n    return ").append(entries.get(m.getName())).append('(')
+          .append(constant).append(", a0").append(rest).append(");\n  }\n");
     }
     out.append("}\n");
     return out.toString();

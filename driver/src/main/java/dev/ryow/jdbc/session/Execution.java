@@ -40,6 +40,8 @@ public class Execution implements PipelinedWait.Request {
   private BigDecimal waitSeconds = BigDecimal.ZERO;
   /** The router sent it to the replicas (it may still have been placed on the primary). */
   boolean replicaRoute;
+  /** How many times it ran again after a failure ({@link Session#retry}; bounded by {@code RetryRule.mayRunAgain}). */
+  int retries;
   /** The consistency scope bound to the thread when it began ({@link Session#begin}): looked up once per execution. */
   private @Nullable ConsistencyScope scope;
 
@@ -98,6 +100,7 @@ public class Execution implements PipelinedWait.Request {
       pipelinedWait = null;
     }
     this.replicaRoute = false;
+    this.retries = 0;
     return this;
   }
 
