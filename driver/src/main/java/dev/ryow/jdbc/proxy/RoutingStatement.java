@@ -10,6 +10,7 @@ import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -213,7 +214,6 @@ class RoutingStatement extends RoutedExecutions {
    * The application's view of a physical result set: reports this statement from
    * {@code getStatement()}; the same wrapper is returned for the same physical result set.
    */
-  @Override
   final ResultSet wrap(ResultSet physical) {
     PhysicalConnection on = currentOn; // set with current, before any result set exists
     TransactionLog.Entry e = recorded;
@@ -391,12 +391,52 @@ class RoutingStatement extends RoutedExecutions {
     return s;
   }
 
-  // ---------------------------------------------------------------- results of the last execution (generated: RoutedExecutions)
+  // ---------------------------------------------------------------- results of the last execution
 
-  /** The physical statement that ran last: the results ({@link RoutedExecutions}) are its. */
+  // Each asks the physical statement that ran last (current) and, before any execution, answers what
+  // Connector/J's statement answers before it ran.
+
   @Override
-  final @Nullable Statement last() {
-    return current;
+  public @Nullable ResultSet getResultSet() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    ResultSet rs = s == null ? null : s.getResultSet();
+    return rs == null ? null : wrap(rs);
+  }
+
+  @Override
+  public int getUpdateCount() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? -1 : s.getUpdateCount();
+  }
+
+  @Override
+  public long getLargeUpdateCount() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? -1 : s.getLargeUpdateCount();
+  }
+
+  @Override
+  public boolean getMoreResults() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s != null && s.getMoreResults();
+  }
+
+  @Override
+  public boolean getMoreResults(int closing) throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s != null && s.getMoreResults(closing);
+  }
+
+  @Override
+  public @Nullable SQLWarning getWarnings() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? null : s.getWarnings();
   }
 
   /** The last execution's keys; before any, an empty result set (Connector/J's, from the primary's statement). */
