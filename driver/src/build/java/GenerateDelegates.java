@@ -13,18 +13,20 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * Writes the abstract {@code Delegating*} base classes of the driver's pure JDBC delegates (package
- * {@code dev.ryow.jdbc.proxy}) from the {@code java.sql} interfaces, on every build (the driver's
- * {@code generate-sources} phase). Each generated method passes its arguments unchanged to
- * {@code delegate()} (the wrapper's physical object, after its own checks) and returns its result (a
- * {@code ResultSet} through the wrapper's {@code wrap}, so that it reports the wrapper, not Connector/J's);
- * every {@link SQLException} of the physical object goes through {@code failed(e)} first (the hook that
- * tells the logical connection a physical connection broke). The hand-written subclasses override only
- * the methods that do something else. Reflection runs here, at build time; the output is sorted by
- * method signature, so it is the same on every build with the same JDK.
+ * Writes what is mechanical in the driver's JDBC face (package {@code dev.ryow.jdbc.proxy}) from the
+ * {@code java.sql} interfaces, on every build (the driver's {@code generate-sources} phase): one method per
+ * JDBC method, its body one call. {@code Delegating*} pass each method unchanged to {@code delegate()} (a
+ * {@code ResultSet} through {@code wrap}) and hand each {@link SQLException} to the one hook {@code failed(e)};
+ * {@code RoutedExecutions} passes each execution of an SQL string to the hand-written loop
+ * ({@code RoutingStatement.run}); {@code RecordedSettings} passes each setting to {@code StatementSettings};
+ * {@code RecordedParameters} has each parameter checked, then recorded; {@code BracketedCallExecutions} puts
+ * each execution of a stored procedure between two hooks. Reflection runs here, at build time; the output is
+ * sorted by method signature, so it is the same on every build with the same JDK.
  *
  * <p>Usage: {@code java GenerateDelegates.java OUTPUT_SOURCE_ROOT}
  */
@@ -33,41 +35,22 @@ public final class GenerateDelegates {
   private static final List<Class<?>> INTERFACES = List.of(
       java.sql.CallableStatement.class, java.sql.ResultSet.class, java.sql.DatabaseMetaData.class,
       java.sql.Connection.class);
-  /**
-   * The parameter setters of {@link java.sql.PreparedStatement} ({@code setXxx(int parameterIndex, ...)})
-   * go to one {@code ParameterRecorder} method each: the same arguments, except that the overloads without
-   * a calendar pass {@code null} and the stream overloads without a length pass {@code -1}.
-   */
-  /**
-   * Pass-throughs that check the wrapper is open first ({@code checkOpen()}), before they reach the
-   * delegate: the methods that did so when they were hand-written (the others leave that to the delegate).
-   */
-  private static final Map<Class<?>, java.util.Set<String>> CHECK_OPEN =
-      Map.of(java.sql.Connection.class, java.util.Set.of("getWarnings"));
-  private static final String RECORDED_PARAMETERS = "RecordedParameters";
-  /** The around-execute template: every {@code Statement} execution of an SQL string, routed and retried once. */
-  private static final String ROUTED_EXECUTIONS = "RoutedExecutions";
-  /**
-   * The results of the last execution: each asks the physical statement that ran last ({@code last()}), and
-   * answers this (the value Connector/J's statement gives before it ran) when none has run yet.
-   */
-  private static final Map<String, String> BEFORE_ANY_EXECUTION = Map.of(
-      "getResultSet", "null", "getUpdateCount", "-1", "getLargeUpdateCount", "-1", "getMoreResults", "false",
-      "getWarnings", "null");
-  /**
-   * The quoting helpers of {@code Statement}: JDBC's defaults quote as ANSI SQL does, Connector/J's as
-   * MySQL does (backquotes), so each is asked of a physical statement, as the settings' getters are.
-   */
-  private static final java.util.Set<String> QUOTING =
-      java.util.Set.of("enquoteLiteral", "enquoteIdentifier", "isSimpleIdentifier", "enquoteNCharLiteral");
-  /** The around-execute template of {@code PreparedStatement}: its executions of the prepared SQL. */
-  private static final String ROUTED_PREPARED_EXECUTIONS = "RoutedPreparedExecutions";
-  /** The around-execute template of {@code CallableStatement}: each execution between two hooks. */
-  private static final String BRACKETED_CALL_EXECUTIONS = "BracketedCallExecutions";
-  /** The settings template: every single-value setting of {@code Statement}, recorded and applied to each physical statement. */
-  private static final String RECORDED_SETTINGS = "RecordedSettings";
-  /** Setters that change one value inside Connector/J (its max rows): setting one forgets what the other recorded. */
-  private static final List<java.util.Set<String>> SHARED_STATE = List.of(java.util.Set.of("setMaxRows", "setLargeMaxRows"));
+  /** Pass-throughs that check the wrapper is open first, as they did when they were hand-written. */
+  private static final Map<Class<?>, Set<String>> CHECK_OPEN = Map.of(java.sql.Connection.class, Set.of("getWarnings"));
+  /** What {@code unwrap} and {@code isWrapperFor} answer when the wrapper itself is what is asked for. */
+  private static final Map<String, String> SELF = Map.of("unwrap", "a0.cast(this)", "isWrapperFor", "true");
+  /** The quoting helpers of {@code Statement}: Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL. */
+  private static final Set<String> QUOTING =
+      Set.of("enquoteLiteral", "enquoteIdentifier", "isSimpleIdentifier", "enquoteNCharLiteral");
+  /** Setters of one value inside Connector/J (its max rows): setting one forgets what the other recorded. */
+  private static final Set<String> SHARED_STATE = Set.of("setMaxRows", "setLargeMaxRows");
+  /** The entry of {@code RoutingStatement} each execute method goes to, by its name. */
+  private static final Map<String, String> ENTRIES = Map.of("execute", "executed", "executeQuery", "query",
+      "executeUpdate", "updated", "executeLargeUpdate", "largeUpdated");
+  /** The {@code ExecuteMethod} suffix and the keys arguments of each type of keys argument. */
+  private static final Map<Class<?>, String> KEYS = Map.of(int.class, "_KEYS|, a1, null, null",
+      int[].class, "_COLUMN_INDEXES|, 0, a1, null", String[].class, "_COLUMN_NAMES|, 0, null, a1");
+  private static final String DEPRECATED = "  @Deprecated\n  @SuppressWarnings(\"deprecation\")\n";
 
   private GenerateDelegates() {}
 
@@ -78,525 +61,274 @@ public final class GenerateDelegates {
     Path dir = Path.of(args[0]).resolve(PACKAGE.replace('.', '/'));
     Files.createDirectories(dir);
     for (Class<?> type : INTERFACES) {
-      String name = "Delegating" + type.getSimpleName();
-      write(dir.resolve(name + ".java"), generate(type, name));
+      write(dir, "Delegating" + type.getSimpleName(), delegating(type, "Delegating" + type.getSimpleName()));
     }
-    write(dir.resolve(RECORDED_PARAMETERS + ".java"), recordedParameters());
-    write(dir.resolve(ROUTED_EXECUTIONS + ".java"), routedExecutions());
-    write(dir.resolve(RECORDED_SETTINGS + ".java"), recordedSettings());
-    write(dir.resolve(ROUTED_PREPARED_EXECUTIONS + ".java"), routedPreparedExecutions());
-    write(dir.resolve(BRACKETED_CALL_EXECUTIONS + ".java"), bracketedCallExecutions());
+    write(dir, "RecordedParameters", recordedParameters());
+    write(dir, "RoutedExecutions", routedExecutions());
+    write(dir, "RecordedSettings", recordedSettings());
+    write(dir, "BracketedCallExecutions", bracketedCallExecutions());
+    // A file an older generator wrote and this one does not would still be compiled: removed.
+    Files.deleteIfExists(dir.resolve("RoutedPreparedExecutions.java"));
   }
 
-  /**
-   * The around-execute template of {@code CallableStatement}, over its delegating base: every
-   * {@code execute*} method runs {@code beforeExecute()}, the delegate's execution, then
-   * {@code afterExecute()} (which a failed execution skips).
-   */
-  static String bracketedCallExecutions() {
-    StringBuilder out = header("java.sql.CallableStatement",
-        " * Every execution of {@link java.sql.CallableStatement} between two hooks: {@link #beforeExecute} (the\n"
-        + " * statement's checks, the session's placement), the delegate's execution, and {@link #afterExecute} (the\n"
-        + " * session's bookkeeping), which an execution that threw skips.\n");
-    out.append("@org.jspecify.annotations.NullUnmarked\n");
-    out.append("abstract class ").append(BRACKETED_CALL_EXECUTIONS).append(" extends DelegatingCallableStatement {\n");
-    out.append("  /** Before each execution. */\n");
-    out.append("  abstract void beforeExecute() throws java.sql.SQLException;\n\n");
-    out.append("  /** After each execution that returned. */\n");
-    out.append("  abstract void afterExecute() throws java.sql.SQLException;\n");
-    for (Method m : methods(java.sql.CallableStatement.class)) {
-      if (!m.getName().startsWith("execute")) {
-        continue;
-      }
-      String returnType = typeName(m.getGenericReturnType());
-      out.append("\n  @Override\n  public ").append(returnType).append(' ').append(m.getName()).append('(');
-      List<String> arguments = parameters(out, m);
-      out.append(") throws java.sql.SQLException {\n");
-      out.append("    beforeExecute();\n");
-      out.append("    ").append(returnType).append(" result = super.").append(m.getName()).append('(')
-          .append(String.join(", ", arguments)).append(");\n");
-      out.append("    afterExecute();\n    return result;\n  }\n");
-    }
-    out.append("}\n");
-    return out.toString();
-  }
-
-  private static void write(Path file, String text) throws IOException {
+  private static void write(Path dir, String name, String text) throws IOException {
+    Path file = dir.resolve(name + ".java");
     // Unchanged output keeps its timestamp: the compiler's stale-source check sees nothing new.
     if (!Files.exists(file) || !Files.readString(file, StandardCharsets.UTF_8).equals(text)) {
       Files.writeString(file, text, StandardCharsets.UTF_8);
     }
   }
 
-  /** The executions of {@code Statement} that take the SQL text: {@code execute*(String sql, ...)}. */
-  static List<Method> sqlExecutions() {
-    return methods(java.sql.Statement.class).stream()
-        .filter(m -> m.getName().startsWith("execute") && m.getParameterCount() >= 1 && m.getParameterTypes()[0] == String.class)
-        .toList();
+  /** Each execution of {@code CallableStatement} between {@code beforeExecute()} and {@code afterExecute()}. */
+  static String bracketedCallExecutions() {
+    StringBuilder out = header("java.sql.CallableStatement", """
+         * Every execution of {@link java.sql.CallableStatement} between {@link #beforeExecute} (the statement's
+         * checks, the session's placement) and {@link #afterExecute} (the session's bookkeeping; skipped if it threw).
+         */
+        @org.jspecify.annotations.NullUnmarked
+        abstract class BracketedCallExecutions extends DelegatingCallableStatement {
+          abstract void beforeExecute() throws java.sql.SQLException;
+
+          abstract void afterExecute() throws java.sql.SQLException;
+        """);
+    for (Method m : methods(java.sql.CallableStatement.class, m -> m.getName().startsWith("execute"))) {
+      out.append(opening(m, "public")).append("    beforeExecute();\n    ").append(typeName(m.getGenericReturnType()))
+          .append(" result = super.").append(call(m)).append(";\n    afterExecute();\n    return result;\n  }\n");
+    }
+    return out.append("}\n").toString();
   }
 
-  /**
-   * The around-execute template: each execution of an SQL string is started ({@code routed}), placed on
-   * a server ({@code placed}), run there on the physical statement ({@code runner}), run once more where
-   * {@code placedAgain} says if the server refused it (or rethrown), once more if that run failed too (a read
-   * whose wait failed on a replica, then whose connection failed on the primary it fell back to), and
-   * recorded ({@code ran}).
-   */
+  /** Each execution of an SQL string of {@code Statement}: the entry of its return type, its {@code ExecuteMethod}. */
   static String routedExecutions() {
-    StringBuilder out = header("java.sql.Statement",
-        " * Every execution of an SQL string of {@link java.sql.Statement}, one path for all: "
-        + "{@link #routed} starts it,\n"
-        + " * {@link #placed} picks its server, {@link #runner} gives the physical statement there; if that fails,\n"
-        + " * {@link #placedAgain} says where it runs once more (or rethrows), and again if that run fails too;\n"
-        + " * {@link #ran} records it. A result set\n"
-        + " * is returned through {@link #wrap}.\n");
-    out.append("abstract class ").append(ROUTED_EXECUTIONS).append(" extends ").append(RECORDED_SETTINGS).append(" {\n");
-    out.append("  /** This statement's execution of {@code sql}, classified. */\n");
-    out.append("  abstract dev.ryow.jdbc.session.Execution routed(String sql);\n\n");
-    out.append("  /** Where {@code x} runs ({@code Session.begin}). */\n");
-    out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placed(dev.ryow.jdbc.session.Execution x)")
-        .append(" throws java.sql.SQLException;\n\n");
-    out.append("  /** The physical statement on {@code on}, given what is left of {@code x}'s query timeout. */\n");
-    out.append("  abstract java.sql.Statement runner(dev.ryow.jdbc.server.PhysicalConnection on, ")
-        .append("dev.ryow.jdbc.session.Execution x)")
-        .append(" throws java.sql.SQLException;\n\n");
-    out.append("  /** Where {@code x}, which failed with {@code e}, runs once more ({@code Session.retry}), or throws. */\n");
-    out.append("  abstract dev.ryow.jdbc.server.PhysicalConnection placedAgain(dev.ryow.jdbc.session.Execution x,")
-        .append(" java.sql.SQLException e) throws java.sql.SQLException;\n\n");
-    out.append("  /** Bookkeeping after {@code x} ran. */\n");
-    out.append("  abstract void ran(dev.ryow.jdbc.session.Execution x) throws java.sql.SQLException;\n\n");
-    out.append("  /** The application's view of a physical result set. */\n");
-    out.append("  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n\n");
-    out.append("  /** The physical statement that ran last, or null before the first execution. */\n");
-    out.append("  abstract java.sql.@org.jspecify.annotations.Nullable Statement last();\n");
-    for (Method m : methods(java.sql.Statement.class)) {
-      String none = BEFORE_ANY_EXECUTION.get(m.getName());
-      if (none == null) {
-        continue;
-      }
-      boolean resultSet = m.getReturnType() == java.sql.ResultSet.class;
-      String returnType = typeName(m.getGenericReturnType());
-      if (none.equals("null")) {
-        int dot = returnType.lastIndexOf('.');
-        returnType = returnType.substring(0, dot + 1) + "@org.jspecify.annotations.Nullable " + returnType.substring(dot + 1);
-      }
-      out.append("\n  @Override\n  public ").append(returnType).append(' ').append(m.getName()).append('(');
-      List<String> arguments = parameters(out, m);
-      out.append(") throws java.sql.SQLException {\n");
-      out.append("    checkOpen();\n");
-      out.append("    java.sql.Statement s = last();\n");
-      String call = "s." + m.getName() + "(" + String.join(", ", arguments) + ")";
-      if (resultSet) {
-        out.append("    java.sql.ResultSet rs = s == null ? null : ").append(call).append(";\n");
-        out.append("    return rs == null ? null : wrap(rs);\n");
-      } else if (none.equals("false")) {
-        out.append("    return s != null && ").append(call).append(";\n");
-      } else {
-        out.append("    return s == null ? ").append(none).append(" : ").append(call).append(";\n");
-      }
-      out.append("  }\n");
+    String keys = "(ExecuteMethod m, String sql, int keys, int @org.jspecify.annotations.Nullable [] indexes,\n"
+        + "      String @org.jspecify.annotations.Nullable [] names) throws java.sql.SQLException;\n";
+    StringBuilder out = header("java.sql.Statement", """
+         * Every execution of an SQL string of {@link java.sql.Statement}, named by its {@link ExecuteMethod}, passed
+         * to the entry of its return type, which runs it through the one hand-written loop, {@code RoutingStatement.run}.
+         */
+        abstract class RoutedExecutions extends RecordedSettings {
+          abstract java.sql.ResultSet query(ExecuteMethod m, String sql) throws java.sql.SQLException;
+        """).append("\n  abstract boolean executed").append(keys).append("\n  abstract int updated").append(keys)
+        .append("\n  abstract long largeUpdated").append(keys);
+    for (Method m : methods(java.sql.Statement.class,
+        m -> m.getName().startsWith("execute") && m.getParameterCount() >= 1 && m.getParameterTypes()[0] == String.class)) {
+      String verb = m.getName().substring("execute".length()).replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase();
+      String[] key = m.getParameterCount() == 1 ? new String[] {"", ", 0, null, null"}
+          : KEYS.get(m.getParameterTypes()[1]).split("\\|");
+      out.append(opening(m, "public")).append("    return ").append(ENTRIES.get(m.getName())).append("(ExecuteMethod.")
+          .append(verb.isEmpty() ? "EXECUTE" : verb).append(key[0]).append(", a0")
+          .append(verb.equals("QUERY") ? "" : key[1]).append(");\n  }\n");
     }
-    for (Method m : sqlExecutions()) {
-      out.append('\n');
-      String returnType = typeName(m.getGenericReturnType());
-      out.append("  @Override\n  public ").append(returnType).append(' ').append(m.getName()).append('(');
-      List<String> arguments = parameters(out, m);
-      String call = "." + m.getName() + "(" + String.join(", ", arguments) + ")";
-      out.append(") throws java.sql.SQLException {\n");
-      out.append("    checkOpen();\n");
-      out.append("    dev.ryow.jdbc.session.Execution x = routed(a0);\n");
-      out.append("    dev.ryow.jdbc.server.PhysicalConnection on = placed(x);\n");
-      out.append("    ").append(returnType).append(" result;\n");
-      out.append("    try {\n      result = runner(on, x)").append(call).append(";\n");
-      out.append("    } catch (java.sql.SQLException e) {\n");
-      out.append("      try {\n");
-      out.append("        result = runner(placedAgain(x, e), x)").append(call).append(";\n");
-      out.append("      } catch (java.sql.SQLException again) {\n");
-      out.append("        result = runner(placedAgain(x, again), x)").append(call).append(";\n");
-      out.append("      }\n    }\n");
-      out.append("    ran(x);\n");
-      out.append("    return ").append(m.getReturnType() == java.sql.ResultSet.class ? "wrap(result)" : "result").append(";\n");
-      out.append("  }\n");
-    }
-    out.append("}\n");
-    return out.toString();
-  }
-
-  /** The executions of {@code PreparedStatement}: declared there, {@code execute*()}, no parameters. */
-  static List<Method> preparedExecutions() {
-    return methods(java.sql.PreparedStatement.class).stream()
-        .filter(m -> m.getDeclaringClass() == java.sql.PreparedStatement.class)
-        .filter(m -> m.getName().startsWith("execute") && m.getParameterCount() == 0)
-        .toList();
+    return out.append("}\n").toString();
   }
 
   /**
-   * The around-execute template of {@code PreparedStatement}, on the hooks of {@code RoutingStatement}:
-   * each execution is started ({@code routedPrepared}), placed, run on the physical prepared statement
-   * there ({@code preparedRunner}; a query whose replica wait goes in its own round trip through
-   * {@code pipelinedQuery}), run once more where {@code placedAgain} says if it failed (and once again if
-   * that run failed too: a wait that failed, then the primary it fell back to), and recorded.
-   */
-  static String routedPreparedExecutions() {
-    String execution = "dev.ryow.jdbc.session.Execution";
-    String connection = "dev.ryow.jdbc.server.PhysicalConnection";
-    StringBuilder out = header("java.sql.PreparedStatement",
-        " * Every execution of {@link java.sql.PreparedStatement}, one path for all, on the hooks of\n"
-        + " * {@link RoutingStatement}: {@link #routedPrepared} starts it, {@code placed} picks its server,\n"
-        + " * {@link #preparedRunner} gives the physical prepared statement there with the parameters set (a query\n"
-        + " * that carries its replica wait runs through {@link #pipelinedQuery}); if that fails, {@code placedAgain}\n"
-        + " * says where it runs once more (or rethrows), and again if that run fails too; {@code ran} records it.\n");
-    out.append("abstract class ").append(ROUTED_PREPARED_EXECUTIONS)
-        .append(" extends RoutingStatement implements java.sql.PreparedStatement {\n");
-    out.append("  ").append(ROUTED_PREPARED_EXECUTIONS)
-        .append("(LogicalConnection connection, StatementShape shape) throws java.sql.SQLException {\n");
-    out.append("    super(connection, shape);\n  }\n\n");
-    out.append("  /** This statement's next execution; a {@code query} may carry its replica wait in its own round trip. */\n");
-    out.append("  abstract ").append(execution).append(" routedPrepared(boolean query);\n\n");
-    out.append("  /** The physical prepared statement on {@code on}, parameters set, given what is left of {@code x}'s")
-        .append(" query timeout. */\n");
-    out.append("  abstract java.sql.PreparedStatement preparedRunner(").append(connection).append(" on, ").append(execution)
-        .append(" x) throws java.sql.SQLException;\n\n");
-    out.append("  /** Runs the query {@code x} on {@code on} with its replica wait in the same round trip. */\n");
-    out.append("  abstract java.sql.ResultSet pipelinedQuery(").append(connection).append(" on, ").append(execution)
-        .append(" x) throws java.sql.SQLException;\n");
-    for (Method m : preparedExecutions()) {
-      boolean query = m.getReturnType() == java.sql.ResultSet.class;
-      String returnType = typeName(m.getGenericReturnType());
-      String call = "preparedRunner(on, x)." + m.getName() + "()";
-      out.append("\n  @Override\n  public ").append(returnType).append(' ').append(m.getName())
-          .append("() throws java.sql.SQLException {\n");
-      out.append("    checkOpen();\n");
-      out.append("    ").append(execution).append(" x = routedPrepared(").append(query).append(");\n");
-      out.append("    ").append(connection).append(" on = placed(x);\n");
-      out.append("    ").append(returnType).append(" result;\n");
-      String first = query ? "x.pipelined() ? pipelinedQuery(on, x) : " + call : call;
-      out.append("    try {\n      result = ").append(first).append(";\n");
-      out.append("    } catch (java.sql.SQLException e) {\n");
-      out.append("      try {\n");
-      out.append("        on = placedAgain(x, e);\n");
-      out.append("        result = ").append(call).append(";\n");
-      out.append("      } catch (java.sql.SQLException again) {\n");
-      out.append("        on = placedAgain(x, again);\n");
-      out.append("        result = ").append(call).append(";\n");
-      out.append("      }\n    }\n");
-      out.append("    ran(x);\n");
-      out.append("    return ").append(query ? "wrap(result)" : "result").append(";\n");
-      out.append("  }\n");
-    }
-    out.append("}\n");
-    return out.toString();
-  }
-
-  /** The settings of {@code Statement}: its setters of one value ({@code setXxx(value)}), sorted. */
-  static List<Method> settingSetters() {
-    return methods(java.sql.Statement.class).stream()
-        .filter(m -> m.getName().startsWith("set") && m.getParameterCount() == 1)
-        .toList();
-  }
-
-  /** The getter of the setting {@code setter} sets ({@code getXxx()} or {@code isXxx()}), if {@code Statement} has one. */
-  static java.util.Optional<Method> settingGetter(Method setter) {
-    String property = setter.getName().substring("set".length());
-    return methods(java.sql.Statement.class).stream()
-        .filter(m -> m.getParameterCount() == 0 && m.getReturnType() == setter.getParameterTypes()[0])
-        .filter(m -> m.getName().equals("get" + property) || m.getName().equals("is" + property))
-        .findFirst();
-  }
-
-  /**
-   * The settings template: a class with one field per setting of {@code Statement}, a bit per setting that
-   * says the application set it, setters that apply the value to every physical statement that exists
-   * (to one created on the primary if none does, so that Connector/J checks it at once) and record it,
-   * getters that answer the recorded value, or else a physical statement's (Connector/J's default, some
-   * from the URL; the query timeout a physical statement holds may be what was left of it), and
-   * {@code applySettings}, which gives a new physical statement the values the application set.
+   * Every setting of one value of {@code Statement} ({@code setXxx(value)}) in a field and a bit, its setter and
+   * getter one call each to {@code StatementSettings} (a setter records what that returns), and {@code APPLY}:
+   * how each is given to a new physical statement. The quoting helpers ask a physical statement.
    */
   static String recordedSettings() {
-    List<Method> setters = settingSetters();
-    StringBuilder out = header("java.sql.Statement",
-        " * Every setting of {@link java.sql.Statement} that takes one value, recorded: a setter applies the value to\n"
-        + " * the physical statements that exist (to the one {@link #answering} creates when none does, so Connector/J\n"
-        + " * checks it at once) and records it; {@link #applySettings} gives each new physical statement the values\n"
-        + " * the application set, and nothing else, so the others stay Connector/J's defaults (some from the URL). A\n"
-        + " * getter answers the recorded value, or else a physical statement's default. The quoting helpers ask a\n"
-        + " * physical statement too\n"
-        + " * ({@code enquoteIdentifier}...): Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL does. The\n"
-        + " * statement is its own {@link dev.ryow.jdbc.session.Execution}, the one its executions hand the session.\n");
-    out.append("@org.jspecify.annotations.NullUnmarked\n");
-    out.append("abstract class ").append(RECORDED_SETTINGS)
-        .append(" extends dev.ryow.jdbc.session.Execution implements java.sql.Statement {\n");
-    out.append("  /** Throws for a closed statement. */\n");
-    out.append("  abstract void checkOpen() throws java.sql.SQLException;\n\n");
-    out.append("  /** How many physical statements this statement can hold at once ({@link #physicalSlot}). */\n");
-    out.append("  abstract int physicalSlots();\n\n");
-    out.append("  /** The physical statement in slot {@code i}, or null when the slot is empty. */\n");
-    out.append("  abstract java.sql.Statement physicalSlot(int i);\n\n");
-    out.append("  /** The physical statement that answers a getter: the current one, or one on the primary (created if")
-        .append(" need be). */\n");
-    out.append("  abstract java.sql.Statement answering() throws java.sql.SQLException;\n\n");
-    out.append("  /** Bit {@code i}: the application set the {@code i}-th setting of this class. */\n");
-    out.append("  private int recorded;\n");
-    for (Method m : setters) {
-      out.append("  /** What the application gave {@code ").append(m.getName()).append("} last. */\n");
-      out.append("  ").append(typeName(m.getGenericParameterTypes()[0])).append(' ').append(field(m)).append(";\n");
-    }
-    out.append("\n  /** Gives the new physical statement {@code s} the values the application set. */\n");
-    out.append("  final <S extends java.sql.Statement> S applySettings(S s) throws java.sql.SQLException {\n");
-    out.append("    int r = recorded;\n");
+    List<Method> setters = methods(java.sql.Statement.class, m -> m.getName().startsWith("set") && m.getParameterCount() == 1);
+    StringBuilder out = header("java.sql.Statement", """
+         * Every setting of {@link java.sql.Statement} that takes one value, in a field and a bit of {@link #settingsSet};
+         * its setter and getter one call each to {@link StatementSettings}, which says what they do; {@link #APPLY}
+         * gives each to a new physical statement. The quoting helpers ({@code enquoteIdentifier}...) ask a physical
+         * statement: Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL does. The statement is its own
+         * {@link dev.ryow.jdbc.session.Execution}, the one its executions hand the session.
+         */
+        @org.jspecify.annotations.NullUnmarked
+        abstract class RecordedSettings extends dev.ryow.jdbc.session.Execution implements java.sql.Statement {
+          abstract void checkOpen() throws java.sql.SQLException;
+
+          abstract int physicalSlots();
+
+          abstract java.sql.Statement physicalSlot(int i);
+
+          abstract java.sql.Statement answering() throws java.sql.SQLException;
+
+          /** Bit {@code i}: the application set the {@code i}-th setting of this class. */
+          int settingsSet;
+        """);
+    StringBuilder apply = new StringBuilder();
+    StringBuilder methods = new StringBuilder();
     for (int i = 0; i < setters.size(); i++) {
       Method m = setters.get(i);
-      out.append("    if ((r & ").append(1 << i).append(") != 0) {\n");
-      out.append("      s.").append(m.getName()).append('(').append(field(m)).append(");\n    }\n");
-    }
-    out.append("    return s;\n  }\n");
-    for (int i = 0; i < setters.size(); i++) {
-      Method m = setters.get(i);
+      String field = Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4);
+      String type = m.getParameterTypes()[0].getSimpleName();
+      type = Character.toUpperCase(type.charAt(0)) + type.substring(1);
+      out.append("  ").append(typeName(m.getGenericParameterTypes()[0])).append(' ').append(field).append(";\n");
+      apply.append("      (s, r) -> s.%s(r.%s),\n".formatted(m.getName(), field));
       int forgets = 0;
-      for (java.util.Set<String> shared : SHARED_STATE) {
-        if (shared.contains(m.getName())) {
-          for (int j = 0; j < setters.size(); j++) {
-            if (j != i && shared.contains(setters.get(j).getName())) {
-              forgets |= 1 << j;
-            }
-          }
-        }
+      for (int j = 0; j < setters.size(); j++) {
+        forgets |= j != i && SHARED_STATE.contains(m.getName()) && SHARED_STATE.contains(setters.get(j).getName()) ? 1 << j : 0;
       }
-      out.append("\n  @Override\n  public void ").append(m.getName()).append('(');
-      parameters(out, m);
-      out.append(") throws java.sql.SQLException {\n");
-      out.append("    checkOpen();\n");
-      out.append("    boolean applied = false;\n");
-      out.append("    for (int i = 0, n = physicalSlots(); i < n; i++) {\n");
-      out.append("      java.sql.Statement s = physicalSlot(i);\n");
-      out.append("      if (s != null) {\n        s.").append(m.getName()).append("(a0);\n        applied = true;\n      }\n");
-      out.append("    }\n");
-      out.append("    if (!applied) {\n      answering().").append(m.getName()).append("(a0);\n    }\n");
-      out.append("    ").append(field(m)).append(" = a0;\n");
-      String kept = forgets == 0 ? "recorded" : "(recorded & ~" + forgets + ")";
-      out.append("    recorded = ").append(kept).append(" | ").append(1 << i)
-          .append(";\n");
-      out.append("  }\n");
-      java.util.Optional<Method> getter = settingGetter(m);
-      if (getter.isPresent()) {
-        Method g = getter.get();
-        out.append("\n  @Override\n  public ").append(typeName(g.getGenericReturnType())).append(' ').append(g.getName())
-            .append("() throws java.sql.SQLException {\n");
-        out.append("    checkOpen();\n");
-        out.append("    return (recorded & ").append(1 << i).append(") != 0 ? ").append(field(m)).append(" : answering().")
-            .append(g.getName()).append("();\n  }\n");
+      methods.append(opening(m, "public"))
+          .append("    %s = StatementSettings.set%s(this, java.sql.Statement::%s, a0, %d, %d);\n  }\n"
+          .formatted(field, type, m.getName(), 1 << i, forgets));
+      String property = m.getName().substring("set".length());
+      for (Method g : methods(java.sql.Statement.class, g -> g.getParameterCount() == 0
+          && g.getReturnType() == m.getParameterTypes()[0]
+          && (g.getName().equals("get" + property) || g.getName().equals("is" + property)))) {
+        methods.append(opening(g, "public"))
+            .append("    return StatementSettings.get%s(this, java.sql.Statement::%s, %s, %d);\n  }\n"
+            .formatted(type, g.getName(), field, 1 << i));
       }
     }
-    for (Method m : methods(java.sql.Statement.class)) {
-      if (QUOTING.contains(m.getName())) {
-        out.append("\n  @Override\n  public ").append(typeName(m.getGenericReturnType())).append(' ')
-            .append(m.getName()).append('(');
-        List<String> arguments = parameters(out, m);
-        out.append(") throws java.sql.SQLException {\n");
-        out.append("    checkOpen();\n");
-        out.append("    return answering().").append(m.getName()).append('(').append(String.join(", ", arguments))
-            .append(");\n  }\n");
-      }
+    for (Method m : methods(java.sql.Statement.class, m -> QUOTING.contains(m.getName()))) {
+      methods.append(opening(m, "public")).append("    return StatementSettings.answering(this).").append(call(m))
+          .append(";\n  }\n");
     }
-    out.append("}\n");
-    return out.toString();
-  }
-
-  /** The field that records what {@code setter} was given: {@code setMaxRows} → {@code maxRows}. */
-  private static String field(Method setter) {
-    String property = setter.getName().substring("set".length());
-    return Character.toLowerCase(property.charAt(0)) + property.substring(1);
-  }
-
-  /** The parameter setters of {@code PreparedStatement}: declared there, {@code set*}, an index first. */
-  static List<Method> parameterSetters() {
-    return methods(java.sql.PreparedStatement.class).stream()
-        .filter(m -> m.getDeclaringClass() == java.sql.PreparedStatement.class)
-        .filter(m -> m.getName().startsWith("set") && m.getParameterCount() >= 2 && m.getParameterTypes()[0] == int.class)
-        .toList();
+    return out.append("\n  /** How each setting is given to a new physical statement, in bit order. */\n")
+        .append("  static final StatementSettings.Apply[] APPLY = {\n").append(apply).append("  };\n\n")
+        .append("  final <S extends java.sql.Statement> S applySettings(S s) throws java.sql.SQLException {\n")
+        .append("    return StatementSettings.apply(this, s);\n  }\n").append(methods).append("}\n").toString();
   }
 
   /**
-   * The parameter-setter template: an interface whose default methods record each parameter into the
-   * statement's {@code ParameterRecorder} ({@code openRecorder()}: after the statement's open check).
+   * The parameter setters of {@code PreparedStatement} ({@code setXxx(int parameterIndex, ...)}), as default
+   * methods: each checked by {@code checker()} (if any) as Connector/J would, then recorded by the statement's
+   * {@code ParameterRecorder} ({@code openRecorder()}, after its open check): the same arguments, but
+   * {@code null} for a missing calendar and {@code -1} for a missing stream length.
    */
   static String recordedParameters() {
-    StringBuilder out = header("java.sql.PreparedStatement",
-        " * Every parameter setter of {@link java.sql.PreparedStatement}, recorded: {@link #openRecorder()} (which\n"
-        + " * throws for a closed statement) gets the value, to be replayed onto the physical statement of whichever\n"
-        + " * server runs the next execution, once {@link #checker()} (if any) took it as Connector/J would. The\n"
-        + " * overloads without a calendar record {@code null}, the stream overloads without a length record {@code -1}.\n");
-    out.append("@org.jspecify.annotations.NullUnmarked\n");
-    out.append("public interface ").append(RECORDED_PARAMETERS).append(" extends java.sql.PreparedStatement {\n");
-    out.append("  /** The statement's recorder, after its open check. */\n");
-    out.append("  dev.ryow.jdbc.session.ParameterRecorder openRecorder() throws java.sql.SQLException;\n\n");
-    out.append("  /**\n")
-        .append("   * The physical statement that checks each parameter in its setter, as Connector/J does, before it is\n")
-        .append("   * recorded (null: checked when it is replayed, at execution).\n")
-        .append("   */\n");
-    out.append("  java.sql.PreparedStatement checker() throws java.sql.SQLException;\n");
-    for (Method m : parameterSetters()) {
-      out.append('\n');
-      if (m.isAnnotationPresent(Deprecated.class)) {
-        out.append("  @Deprecated\n  @SuppressWarnings(\"deprecation\")\n");
-      }
-      out.append("  @Override\n  default void ").append(m.getName()).append('(');
-      List<String> arguments = parameters(out, m);
-      Class<?>[] types = m.getParameterTypes();
-      if (types.length == 2) {
-        Class<?> value = types[1];
-        if (value == java.sql.Date.class || value == java.sql.Time.class || value == java.sql.Timestamp.class) {
-          arguments.add("null");
-        } else if (value == java.io.InputStream.class || value == java.io.Reader.class) {
-          arguments.add("-1");
-        }
-      }
-      List<String> given = new ArrayList<>(arguments.subList(0, types.length));
-      out.append(") throws java.sql.SQLException {\n");
-      out.append("    dev.ryow.jdbc.session.ParameterRecorder recorder = openRecorder();\n");
-      out.append("    java.sql.PreparedStatement checker = checker();\n");
-      out.append("    if (checker != null) {\n");
-      out.append("      checker.").append(m.getName()).append('(').append(String.join(", ", given)).append(");\n");
-      out.append("    }\n");
-      out.append("    recorder.").append(m.getName()).append('(').append(String.join(", ", arguments)).append(");\n");
-      out.append("  }\n");
+    StringBuilder out = header("java.sql.PreparedStatement", """
+         * Every parameter setter of {@link java.sql.PreparedStatement}, recorded: {@link #openRecorder()} (which
+         * throws for a closed statement) gets the value, to be replayed onto the physical statement of whichever
+         * server runs the next execution, once {@link #checker()} (null: none) took it as Connector/J would. The
+         * overloads without a calendar record {@code null}, the stream overloads without a length record {@code -1}.
+         */
+        @org.jspecify.annotations.NullUnmarked
+        public interface RecordedParameters extends java.sql.PreparedStatement {
+          dev.ryow.jdbc.session.ParameterRecorder openRecorder() throws java.sql.SQLException;
+
+          java.sql.PreparedStatement checker() throws java.sql.SQLException;
+        """);
+    for (Method m : methods(java.sql.PreparedStatement.class, m -> m.getDeclaringClass() == java.sql.PreparedStatement.class
+        && m.getName().startsWith("set") && m.getParameterCount() >= 2 && m.getParameterTypes()[0] == int.class)) {
+      Class<?> value = m.getParameterTypes()[1];
+      String missing = m.getParameterCount() > 2 ? ""
+          : value == java.sql.Date.class || value == java.sql.Time.class || value == java.sql.Timestamp.class ? ", null"
+          : value == java.io.InputStream.class || value == java.io.Reader.class ? ", -1" : "";
+      out.append(opening(m, "default")).append("""
+              dev.ryow.jdbc.session.ParameterRecorder recorder = openRecorder();
+              java.sql.PreparedStatement checker = checker();
+              if (checker != null) {
+                checker.%s;
+              }
+              recorder.%s%s);
+            }
+          """.formatted(call(m), call(m).substring(0, call(m).length() - 1), missing));
     }
-    out.append("}\n");
-    return out.toString();
+    return out.append("}\n").toString();
   }
 
-  /** Writes {@code m}'s parameters as {@code T0 a0, T1 a1, ...}; returns their names, in order. */
-  private static List<String> parameters(StringBuilder out, Method m) {
-    Type[] parameters = m.getGenericParameterTypes();
+  /** {@code Delegating<type>}: every method passed to {@code delegate()} ({@code physical()} if it cannot throw). */
+  static String delegating(Class<?> type, String name) {
+    String iface = type.getName();
+    Set<String> checkOpen = CHECK_OPEN.getOrDefault(type, Set.of());
+    StringBuilder out = header(iface, """
+         * Every method of {@link %1$s} passed unchanged to {@link #delegate()}; each
+         * {@link java.sql.SQLException} of the delegate goes through {@link #failed} before it reaches the caller.
+         * Subclasses override only the methods that do something else.
+         */
+        @org.jspecify.annotations.NullUnmarked
+        abstract class %2$s implements %1$s {
+          /** The physical object the next call goes to, after this wrapper's checks (open, still current). */
+          abstract %1$s delegate() throws java.sql.SQLException;
+
+          /** The physical object, unchecked: for the few methods that cannot throw. */
+          abstract %1$s physical();
+
+          /** Sees every {@code SQLException} of the delegate (a broken connection, for one); returns what to throw. */
+          abstract java.sql.SQLException failed(java.sql.SQLException e);
+        """.formatted(iface, name));
+    out.append(checkOpen.isEmpty() ? "" : "\n  abstract void checkOpen() throws java.sql.SQLException;\n");
+    out.append(methods(type, m -> m.getReturnType() == java.sql.ResultSet.class).isEmpty() ? ""
+        : "\n  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n");
+    for (Method m : methods(type)) {
+      String call = m.getReturnType() == java.sql.ResultSet.class ? "wrap(d." + call(m) + ")" : "d." + call(m);
+      String result = m.getReturnType() == void.class ? call + ";" : "return " + call + ";";
+      boolean hooked = Arrays.asList(m.getExceptionTypes()).contains(SQLException.class);
+      out.append("\n  @Override\n").append(m.isAnnotationPresent(Deprecated.class) ? DEPRECATED : "").append("  public ")
+          .append(m.getTypeParameters().length == 0 ? ""
+              : Arrays.stream(m.getTypeParameters()).map(GenerateDelegates::bounded)
+                  .collect(Collectors.joining(", ", "<", "> ")))
+          .append(typeName(m.getGenericReturnType())).append(' ').append(m.getName()).append('(').append(parameters(m))
+          .append(')')
+          .append(m.getExceptionTypes().length == 0 ? ""
+              : Arrays.stream(m.getExceptionTypes()).map(Class::getName).collect(Collectors.joining(", ", " throws ", "")))
+          .append(" {\n")
+          .append(SELF.containsKey(m.getName())
+              ? "    if (a0.isInstance(this)) {\n      return " + SELF.get(m.getName()) + ";\n    }\n" : "")
+          .append(hooked && checkOpen.contains(m.getName()) ? "    checkOpen();\n" : "")
+          .append("    ").append(m.getDeclaringClass().getName()).append(hooked ? " d = delegate();\n" : " d = physical();\n")
+          .append(hooked
+              ? "    try {\n      " + result + "\n    } catch (java.sql.SQLException e) {\n      throw failed(e);\n    }\n"
+              : "    " + result + "\n")
+          .append("  }\n");
+    }
+    return out.append("}\n").toString();
+  }
+
+  /** {@code "\n  @Override\n  <modifier> R name(T0 a0, ...) throws java.sql.SQLException {\n"}, deprecation marked. */
+  private static String opening(Method m, String modifier) {
+    return "\n" + (m.isAnnotationPresent(Deprecated.class) ? DEPRECATED : "") + "  @Override\n  " + modifier + " "
+        + typeName(m.getGenericReturnType()) + " " + m.getName() + "(" + parameters(m) + ") throws java.sql.SQLException {\n";
+  }
+
+  /** {@code m}'s parameters as {@code T0 a0, T1 a1, ...}. */
+  private static String parameters(Method m) {
+    Type[] types = m.getGenericParameterTypes();
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < types.length; i++) {
+      out.add(typeName(types[i]) + " a" + i);
+    }
+    return String.join(", ", out);
+  }
+
+  /** {@code name(a0, a1, ...)}. */
+  private static String call(Method m) {
     List<String> arguments = new ArrayList<>();
-    for (int i = 0; i < parameters.length; i++) {
-      out.append(i > 0 ? ", " : "").append(typeName(parameters[i])).append(" a").append(i);
+    for (int i = 0; i < m.getParameterCount(); i++) {
       arguments.add("a" + i);
     }
-    return arguments;
+    return m.getName() + "(" + String.join(", ", arguments) + ")";
+  }
+
+  /** The methods of {@code type} that {@code keep} keeps ({@link #methods(Class)}). */
+  static List<Method> methods(Class<?> type, Predicate<Method> keep) {
+    return methods(type).stream().filter(keep).toList();
   }
 
   /** The methods a class implementing {@code type} must have, one per signature, sorted. */
   static List<Method> methods(Class<?> type) {
     Map<String, Method> bySignature = new LinkedHashMap<>();
     for (Method m : type.getMethods()) {
-      if (Modifier.isStatic(m.getModifiers())) {
-        continue;
-      }
       String key = m.getName() + Arrays.toString(m.getParameterTypes());
       Method known = bySignature.get(key);
       // The declaration of the most specific interface wins (Statement.close over AutoCloseable.close).
-      if (known == null || known.getDeclaringClass().isAssignableFrom(m.getDeclaringClass())) {
+      if (!Modifier.isStatic(m.getModifiers())
+          && (known == null || known.getDeclaringClass().isAssignableFrom(m.getDeclaringClass()))) {
         bySignature.put(key, m);
       }
     }
     List<Method> sorted = new ArrayList<>(bySignature.values());
-    sorted.sort(Comparator.comparing(GenerateDelegates::signature));
+    sorted.sort(Comparator.comparing(m -> m.getName()
+        + Arrays.stream(m.getParameterTypes()).map(Class::getName).collect(Collectors.joining(",", "(", ")"))));
     return sorted;
   }
 
-  /**
-   * A generated file's first lines: the line that says it is generated from {@code source}, its package,
-   * and its type's comment ({@code doc}: the comment's lines, each {@code " * ...\n"}).
-   */
+  /** A generated file's first lines: what it is generated from, its package, its type's comment and head. */
   private static StringBuilder header(String source, String doc) {
-    StringBuilder out = new StringBuilder();
-    out.append("// Generated by driver/src/build/java/GenerateDelegates.java from ").append(source)
-        .append(" on every build: do not edit.\n");
-    out.append("package ").append(PACKAGE).append(";\n\n");
-    return out.append("/**\n").append(doc).append(" */\n");
-  }
-
-  private static String signature(Method m) {
-    return m.getName() + Arrays.stream(m.getParameterTypes()).map(Class::getName).collect(Collectors.joining(",", "(", ")"));
-  }
-
-  static String generate(Class<?> type, String name) {
-    String iface = type.getName();
-    StringBuilder out = header(iface,
-        " * Every method of {@link " + iface + "} passed unchanged to {@link #delegate()}; each\n"
-        + " * {@link java.sql.SQLException} of the delegate goes through {@link #failed} before it reaches the caller.\n"
-        + " * Subclasses override only the methods that do something else.\n");
-    out.append("@org.jspecify.annotations.NullUnmarked\n");
-    out.append("abstract class ").append(name).append(" implements ").append(iface).append(" {\n");
-    out.append("  /** The physical object the next call goes to, after this wrapper's checks (open, still current). */\n");
-    out.append("  abstract ").append(iface).append(" delegate() throws java.sql.SQLException;\n\n");
-    out.append("  /** The physical object, unchecked: for the few methods that cannot throw. */\n");
-    out.append("  abstract ").append(iface).append(" physical();\n\n");
-    out.append("  /** Sees every {@code SQLException} of the delegate (a broken connection, for one); ")
-        .append("returns what to throw. */\n");
-    out.append("  abstract java.sql.SQLException failed(java.sql.SQLException e);\n");
-    java.util.Set<String> checkOpen = CHECK_OPEN.getOrDefault(type, java.util.Set.of());
-    if (!checkOpen.isEmpty()) {
-      out.append("\n  /** Throws for a closed wrapper: the first call of ")
-          .append(String.join(", ", new java.util.TreeSet<>(checkOpen))).append(". */\n");
-      out.append("  abstract void checkOpen() throws java.sql.SQLException;\n");
-    }
-    if (methods(type).stream().anyMatch(m -> m.getReturnType() == java.sql.ResultSet.class)) {
-      out.append("\n  /** The application's view of a result set the delegate returned (null stays null). */\n");
-      out.append("  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n");
-    }
-    for (Method m : methods(type)) {
-      out.append('\n');
-      method(out, m, checkOpen.contains(m.getName()));
-    }
-    out.append("}\n");
-    return out.toString();
-  }
-
-  private static void method(StringBuilder out, Method m, boolean checkOpen) {
-    boolean deprecated = m.isAnnotationPresent(Deprecated.class);
-    out.append("  @Override\n");
-    if (deprecated) {
-      out.append("  @Deprecated\n  @SuppressWarnings(\"deprecation\")\n");
-    }
-    out.append("  public ");
-    TypeVariable<Method>[] typeParameters = m.getTypeParameters();
-    if (typeParameters.length > 0) {
-      out.append(Arrays.stream(typeParameters).map(GenerateDelegates::bounded).collect(Collectors.joining(", ", "<", "> ")));
-    }
-    String returnType = typeName(m.getGenericReturnType());
-    out.append(returnType).append(' ').append(m.getName()).append('(');
-    List<String> arguments = parameters(out, m);
-    out.append(')');
-    Class<?>[] exceptions = m.getExceptionTypes();
-    boolean throwsSql = Arrays.asList(exceptions).contains(SQLException.class);
-    if (exceptions.length > 0) {
-      out.append(Arrays.stream(exceptions).map(Class::getName).collect(Collectors.joining(", ", " throws ", "")));
-    }
-    out.append(" {\n");
-    String call = "d." + m.getName() + "(" + String.join(", ", arguments) + ")";
-    if (m.getReturnType() == java.sql.ResultSet.class) {
-      call = "wrap(" + call + ")";
-    }
-    String result = m.getReturnType() == void.class ? call + ";" : "return " + call + ";";
-    if (m.getName().equals("unwrap") && arguments.size() == 1) {
-      out.append("    if (a0.isInstance(this)) {\n      return a0.cast(this);\n    }\n");
-    } else if (m.getName().equals("isWrapperFor") && arguments.size() == 1) {
-      out.append("    if (a0.isInstance(this)) {\n      return true;\n    }\n");
-    }
-    if (throwsSql) {
-      if (checkOpen) {
-        out.append("    checkOpen();\n");
-      }
-      out.append("    ").append(m.getDeclaringClass().getName()).append(" d = delegate();\n");
-      out.append("    try {\n      ").append(result).append("\n    } catch (java.sql.SQLException e) {\n")
-          .append("      throw failed(e);\n    }\n");
-    } else {
-      // Nothing to hook (DatabaseMetaData.getDriverMajorVersion and the like): the delegate answers.
-      out.append("    ").append(m.getDeclaringClass().getName()).append(" d = physical();\n");
-      out.append("    ").append(result).append('\n');
-    }
-    out.append("  }\n");
+    return new StringBuilder("// Generated by driver/src/build/java/GenerateDelegates.java from ").append(source)
+        .append(" on every build: do not edit.\npackage ").append(PACKAGE).append(";\n\n/**\n").append(doc);
   }
 
   private static String bounded(TypeVariable<?> v) {
     Type[] bounds = v.getBounds();
-    if (bounds.length == 1 && bounds[0] == Object.class) {
-      return v.getName();
-    }
-    return v.getName()
-        + Arrays.stream(bounds).map(GenerateDelegates::typeName).collect(Collectors.joining(" & ", " extends ", ""));
+    return bounds.length == 1 && bounds[0] == Object.class ? v.getName()
+        : v.getName()
+            + Arrays.stream(bounds).map(GenerateDelegates::typeName).collect(Collectors.joining(" & ", " extends ", ""));
   }
 
   private static String typeName(Type t) {

@@ -19,10 +19,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link PreparedStatement} classified once, when it is prepared. Parameters are recorded and
  * replayed onto the physical prepared statement of whichever server runs each execution (each
- * created once, on first use). Batches run on the primary. The parameter setters are generated
+ * created once, on first use). Batches run on the primary. Its executions go through the loop of
+ * {@link RoutingStatement#run}, which {@link #attempt} runs here. The parameter setters are generated
  * ({@link RecordedParameters}).
  */
-final class RoutingPreparedStatement extends RoutedPreparedExecutions implements RecordedParameters {
+final class RoutingPreparedStatement extends RoutingStatement implements RecordedParameters {
   private final String sql;
   /** Classified once; becomes {@link StatementKind#WRITE} when a replica refused it as a write. */
   private StatementKind kind;
@@ -106,8 +107,7 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
    * result first (an update count), the query's after it. A wait that does not succeed fails the
    * packet before the query runs ({@link PipelinedWait}).
    */
-  @Override
-  ResultSet pipelinedQuery(PhysicalConnection on, Execution x) throws SQLException {
+  private ResultSet pipelinedQuery(PhysicalConnection on, Execution x) throws SQLException {
     PreparedStatement ps = pipelined;
     if (ps == null || pipelinedOwner != on) {
       if (ps != null) {
@@ -138,20 +138,60 @@ final class RoutingPreparedStatement extends RoutedPreparedExecutions implements
     return ps;
   }
 
-  // ---------------------------------------------------------------- execution (generated: RoutedPreparedExecutions)
+  // ---------------------------------------------------------------- execution (the loop: RoutingStatement.run)
 
   @Override
-  Execution routedPrepared(boolean query) {
+  public ResultSet executeQuery() throws SQLException {
+    return query(ExecuteMethod.QUERY, sql);
+  }
+
+  @Override
+  public boolean execute() throws SQLException {
+    return executed(ExecuteMethod.EXECUTE, sql, 0, null, null);
+  }
+
+  @Override
+  public int executeUpdate() throws SQLException {
+    return updated(ExecuteMethod.UPDATE, sql, 0, null, null);
+  }
+
+  @Override
+  public long executeLargeUpdate() throws SQLException {
+    return largeUpdated(ExecuteMethod.LARGE_UPDATE, sql, 0, null, null);
+  }
+
+  /** This statement's next execution, of its prepared SQL; a query may carry its replica wait in its own round trip. */
+  @Override
+  Execution routed(ExecuteMethod m, String given) {
+    boolean query = m == ExecuteMethod.QUERY;
     if (query) {
       cancelRequested = false;
     }
     return of(kind, sql, StatementTimeouts.deadline(queryTimeout), query);
   }
 
+  /**
+   * Runs {@code m} once on the physical prepared statement on {@code on}, parameters set, given what is left of
+   * {@code x}'s query timeout; a query that carries its replica wait runs through {@link #pipelinedQuery}.
+   */
   @Override
-  PreparedStatement preparedRunner(PhysicalConnection on, Execution x) throws SQLException {
+  @Nullable ResultSet attempt(PhysicalConnection on, Execution x, ExecuteMethod m, String given, int keys,
+      int @Nullable [] indexes, String @Nullable [] names) throws SQLException {
+    if (x.pipelined()) {
+      return pipelinedQuery(on, x); // only a query carries its wait, and only until its first retry
+    }
     PreparedStatement ps = ready(on);
-    return StatementTimeouts.within(session.cursorFetch() ? cursorSafe(on, ps) : ps, x.deadlineNanos());
+    ps = StatementTimeouts.within(session.cursorFetch() ? cursorSafe(on, ps) : ps, x.deadlineNanos());
+    switch (m) {
+      case QUERY -> {
+        return ps.executeQuery();
+      }
+      case EXECUTE -> counted = ps.execute() ? 1 : 0;
+      case UPDATE -> counted = ps.executeUpdate();
+      case LARGE_UPDATE -> counted = ps.executeLargeUpdate();
+      default -> throw new AssertionError(m); // its four execute methods pass only these
+    }
+    return null;
   }
 
   /**

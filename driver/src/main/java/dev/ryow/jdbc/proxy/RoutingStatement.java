@@ -10,14 +10,17 @@ import dev.ryow.jdbc.sql.StatementKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Statement} that classifies each SQL string, lets the logical connection pick the server,
  * and runs it on a physical statement of that server. Settings (max rows, fetch size, timeouts...)
- * are recorded and applied to every physical statement it creates. Batches run on the primary. The
- * executions of an SQL string are generated ({@link RoutedExecutions}) around the hooks here.
+ * are recorded and applied to every physical statement it creates. Batches run on the primary. Every
+ * execution, of an SQL string here or of a prepared statement's SQL, goes through the one loop of
+ * {@link #run}; the generated {@link RoutedExecutions} only passes each execute method to it.
  */
 class RoutingStatement extends RoutedExecutions {
   final LogicalConnection connection;
@@ -39,6 +42,11 @@ class RoutingStatement extends RoutedExecutions {
   /** {@link #cancel()} was called since the current execution started (cleared by the executions that read it). */
   volatile boolean cancelRequested;
   boolean closed;
+  /**
+   * What the last execution that was not a query returned: its update count, or 1 or 0 for {@code execute}
+   * (whether its first result is a result set). A primitive: storing it costs no GC barrier.
+   */
+  long counted;
   /** The view of the last physical result set handed out ({@link RoutedResultSet#viewOf}). */
   private @Nullable RoutedResultSet lastResults;
 
@@ -206,7 +214,6 @@ class RoutingStatement extends RoutedExecutions {
    * The application's view of a physical result set: reports this statement from
    * {@code getStatement()}; the same wrapper is returned for the same physical result set.
    */
-  @Override
   final ResultSet wrap(ResultSet physical) {
     PhysicalConnection on = currentOn; // set with current, before any result set exists
     TransactionLog.Entry e = recorded;
@@ -239,37 +246,108 @@ class RoutingStatement extends RoutedExecutions {
     }
   }
 
-  // ---------------------------------------------------------------- execution (generated: RoutedExecutions)
+  // ---------------------------------------------------------------- execution: one loop for every execute method
+
+  /** {@code executeQuery}: the physical result set of {@link #run}, as the application sees it. */
+  @Override
+  final ResultSet query(ExecuteMethod m, String sql) throws SQLException {
+    return wrap(Objects.requireNonNull(run(m, sql, 0, null, null), "a query without a result set"));
+  }
+
+  /** {@code execute}: whether its first result is a result set. */
+  @Override
+  final boolean executed(ExecuteMethod m, String sql, int keys, int @Nullable [] indexes, String @Nullable [] names)
+      throws SQLException {
+    run(m, sql, keys, indexes, names);
+    return counted != 0;
+  }
+
+  /** {@code executeUpdate}: its update count. */
+  @Override
+  final int updated(ExecuteMethod m, String sql, int keys, int @Nullable [] indexes, String @Nullable [] names)
+      throws SQLException {
+    run(m, sql, keys, indexes, names);
+    return (int) counted;
+  }
+
+  /** {@code executeLargeUpdate}: its update count. */
+  @Override
+  final long largeUpdated(ExecuteMethod m, String sql, int keys, int @Nullable [] indexes, String @Nullable [] names)
+      throws SQLException {
+    run(m, sql, keys, indexes, names);
+    return counted;
+  }
+
+  /**
+   * One execution, the same for every execute method of both statements: {@link #routed} starts it, the
+   * session places it ({@link Session#begin}), {@link #attempt} runs it there. After a failure the session
+   * says where it runs again ({@link #placedAgain}, {@link Session#retry}) or throws, which ends it: the
+   * {@link dev.ryow.jdbc.route.RetryRule} decides whether, and how many times. Once it ran, {@link #ran}
+   * records it. Returns the physical result set of a query, else null ({@link #counted} holds the result).
+   */
+  final @Nullable ResultSet run(ExecuteMethod m, String sql, int keys, int @Nullable [] indexes,
+      String @Nullable [] names) throws SQLException {
+    checkOpen();
+    Execution x = routed(m, sql);
+    PhysicalConnection on = session.begin(x);
+    ResultSet results;
+    while (true) {
+      try {
+        results = attempt(on, x, m, sql, keys, indexes, names);
+        break;
+      } catch (SQLException e) {
+        on = placedAgain(x, e);
+      }
+    }
+    ran(x);
+    return results;
+  }
+
+  /** This statement's execution of {@code sql}, classified. */
+  Execution routed(ExecuteMethod m, String sql) {
+    return of(WritableResults.kind(session.cluster().classifications().classify(sql), resultsWrite), sql,
+        StatementTimeouts.deadline(queryTimeout), false);
+  }
+
+  /**
+   * Runs {@code m} once on this statement's physical statement on {@code on}, given what is left of {@code x}'s
+   * query timeout: returns a query's physical result set; sets {@link #counted} otherwise.
+   */
+  @Nullable ResultSet attempt(PhysicalConnection on, Execution x, ExecuteMethod m, String sql, int keys,
+      int @Nullable [] indexes, String @Nullable [] names) throws SQLException {
+    Statement s = StatementTimeouts.within(physical(on), x.deadlineNanos());
+    switch (m) {
+      case QUERY -> {
+        return s.executeQuery(sql);
+      }
+      case EXECUTE -> counted = s.execute(sql) ? 1 : 0;
+      case EXECUTE_KEYS -> counted = s.execute(sql, keys) ? 1 : 0;
+      case EXECUTE_COLUMN_INDEXES -> counted = s.execute(sql, indexes) ? 1 : 0;
+      case EXECUTE_COLUMN_NAMES -> counted = s.execute(sql, names) ? 1 : 0;
+      case UPDATE -> counted = s.executeUpdate(sql);
+      case UPDATE_KEYS -> counted = s.executeUpdate(sql, keys);
+      case UPDATE_COLUMN_INDEXES -> counted = s.executeUpdate(sql, indexes);
+      case UPDATE_COLUMN_NAMES -> counted = s.executeUpdate(sql, names);
+      case LARGE_UPDATE -> counted = s.executeLargeUpdate(sql);
+      case LARGE_UPDATE_KEYS -> counted = s.executeLargeUpdate(sql, keys);
+      case LARGE_UPDATE_COLUMN_INDEXES -> counted = s.executeLargeUpdate(sql, indexes);
+      case LARGE_UPDATE_COLUMN_NAMES -> counted = s.executeLargeUpdate(sql, names);
+    }
+    return null;
+  }
+
+  /** Where {@code x}, which failed with {@code e}, runs once more ({@link Session#retry}), or throws. */
+  PhysicalConnection placedAgain(Execution x, SQLException e) throws SQLException {
+    return session.retry(x, e);
+  }
 
   /** Bookkeeping after {@code x} ran; a session {@code SET}/{@code USE} on the primary is recorded for the replicas. */
-  @Override
   void ran(Execution x) throws SQLException {
     recorded(session.done(x));
     StatementKind kind = x.kind();
     if ((kind == StatementKind.SET_SESSION || kind == StatementKind.USE) && x.on() == session.primary()) {
       session.settings().statement(kind, x.sql());
     }
-  }
-
-  @Override
-  final Execution routed(String sql) {
-    return of(WritableResults.kind(session.cluster().classifications().classify(sql), resultsWrite), sql,
-        StatementTimeouts.deadline(queryTimeout), false);
-  }
-
-  @Override
-  final PhysicalConnection placed(Execution x) throws SQLException {
-    return session.begin(x);
-  }
-
-  @Override
-  final Statement runner(PhysicalConnection on, Execution x) throws SQLException {
-    return StatementTimeouts.within(physical(on), x.deadlineNanos());
-  }
-
-  @Override
-  PhysicalConnection placedAgain(Execution x, SQLException e) throws SQLException {
-    return session.retry(x, e);
   }
 
   // ---------------------------------------------------------------- batches (always the primary)
@@ -313,12 +391,52 @@ class RoutingStatement extends RoutedExecutions {
     return s;
   }
 
-  // ---------------------------------------------------------------- results of the last execution (generated: RoutedExecutions)
+  // ---------------------------------------------------------------- results of the last execution
 
-  /** The physical statement that ran last: the results ({@link RoutedExecutions}) are its. */
+  // Each asks the physical statement that ran last (current) and, before any execution, answers what
+  // Connector/J's statement answers before it ran.
+
   @Override
-  final @Nullable Statement last() {
-    return current;
+  public @Nullable ResultSet getResultSet() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    ResultSet rs = s == null ? null : s.getResultSet();
+    return rs == null ? null : wrap(rs);
+  }
+
+  @Override
+  public int getUpdateCount() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? -1 : s.getUpdateCount();
+  }
+
+  @Override
+  public long getLargeUpdateCount() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? -1 : s.getLargeUpdateCount();
+  }
+
+  @Override
+  public boolean getMoreResults() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s != null && s.getMoreResults();
+  }
+
+  @Override
+  public boolean getMoreResults(int closing) throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s != null && s.getMoreResults(closing);
+  }
+
+  @Override
+  public @Nullable SQLWarning getWarnings() throws SQLException {
+    checkOpen();
+    Statement s = current;
+    return s == null ? null : s.getWarnings();
   }
 
   /** The last execution's keys; before any, an empty result set (Connector/J's, from the primary's statement). */

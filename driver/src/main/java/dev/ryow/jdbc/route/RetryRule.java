@@ -36,7 +36,21 @@ import java.sql.SQLException;
  * </ul>
  */
 public final class RetryRule {
+  /**
+   * How many times one execution runs again at most: twice covers a read whose wait failed on a replica,
+   * then whose connection failed on the primary it fell back to. A failure after that is thrown as it is.
+   */
+  public static final int MAX_RETRIES = 2;
+
   private RetryRule() {}
+
+  /**
+   * Whether an execution that already ran again {@code retries} times may be decided once more
+   * ({@link #decide}); when not, its failure is thrown as it is, before any bookkeeping.
+   */
+  public static boolean mayRunAgain(int retries) {
+    return retries < MAX_RETRIES;
+  }
 
   /** What a failure was, for {@link #decide}. */
   public enum Failure {

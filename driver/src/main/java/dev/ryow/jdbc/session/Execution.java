@@ -39,6 +39,8 @@ public class Execution implements PipelinedWait.Request {
   private @Nullable ReadPlan pipelinedWait;
   /** The router sent it to the replicas (it may still have been placed on the primary). */
   boolean replicaRoute;
+  /** How many times it ran again after a failure ({@link Session#retry}; bounded by {@code RetryRule.mayRunAgain}). */
+  int retries;
 
   /** The database its statement was created in (a transaction replay runs it there). */
   private @Nullable String database;
@@ -95,6 +97,7 @@ public class Execution implements PipelinedWait.Request {
       pipelinedWait = null;
     }
     this.replicaRoute = false;
+    this.retries = 0;
     return this;
   }
 

@@ -280,9 +280,13 @@ public final class Session {
 
   /**
    * After {@code e} ended the attempt of {@code x}: returns where it may safely run again ({@link Retries},
-   * by the {@link RetryRule}), or rethrows {@code e}.
+   * by the {@link RetryRule}), or rethrows {@code e}, which ends the execution. An execution that already ran
+   * again as often as {@link RetryRule#mayRunAgain} allows gets its failure back as it is.
    */
   public PhysicalConnection retry(Execution x, SQLException e) throws SQLException {
+    if (!RetryRule.mayRunAgain(x.retries++)) {
+      throw e; // ran again as often as the rule allows: this failure is the statement's
+    }
     if (closed) {
       throw e; // closed or aborted by another thread while the statement ran: nobody's failure
     }

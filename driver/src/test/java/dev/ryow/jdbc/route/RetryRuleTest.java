@@ -92,6 +92,23 @@ class RetryRuleTest {
     assertThat(actual).isEqualTo(tableOrThrow);
   }
 
+  /** retries so far (how many times the execution already ran again) | decided once more. */
+  private static final String ATTEMPTS = """
+      0 | yes
+      1 | yes
+      2 | no
+      3 | no
+      """;
+
+  @Test
+  void anExecutionRunsAgainAtMostTwice() {
+    ATTEMPTS.lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(line -> {
+      String[] c = line.split("\\s*\\|\\s*");
+      assertThat(RetryRule.mayRunAgain(Integer.parseInt(c[0]))).as(line).isEqualTo(c[1].equals("yes"));
+    });
+    assertThat(RetryRule.MAX_RETRIES).isEqualTo(2);
+  }
+
   @Test
   void nothingInsideATransactionRunsTwiceWithoutTheWholeTransactionRecorded() {
     for (Target on : Target.values()) {
