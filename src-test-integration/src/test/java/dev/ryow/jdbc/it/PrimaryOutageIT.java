@@ -110,14 +110,8 @@ class PrimaryOutageIT {
       }
       assertThat(load.stale.get()).as("stale reads: %s", load.failures).isZero();
       assertThat(load.writes.get(OutageWorkload.AFTER)).as("writes after the switchover").isPositive();
-      Set<Integer> missing = new HashSet<>(load.acknowledged);
-      try (Connection c = Topology.plain(newPrimary); Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT id FROM " + TABLE)) {
-        while (rs.next()) {
-          missing.remove(rs.getInt(1));
-        }
-      }
-      assertThat(missing).as("acknowledged writes missing on the new primary").isEmpty();
+      assertThat(missingOn(newPrimary, load.acknowledged)).as("acknowledged writes missing on the new primary")
+          .isEmpty();
     }
   }
 
@@ -233,13 +227,18 @@ class PrimaryOutageIT {
           .isLessThanOrEqualTo(WRITE_BOUND_MILLIS + SLACK_MILLIS);
     }
     // 0 acknowledged writes lost: every one is on the restarted primary.
-    Set<Integer> missing = new HashSet<>(load.acknowledged);
-    try (Connection c = Topology.plain(PRIMARY_PORT); Statement s = c.createStatement();
+    assertThat(missingOn(PRIMARY_PORT, load.acknowledged)).as("acknowledged writes missing on the primary").isEmpty();
+  }
+
+  /** The ids of {@code acknowledged} that the table on the server at {@code port} lacks. */
+  private static Set<Integer> missingOn(int port, Set<Integer> acknowledged) throws SQLException {
+    Set<Integer> missing = new HashSet<>(acknowledged);
+    try (Connection c = Topology.plain(port); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT id FROM " + TABLE)) {
       while (rs.next()) {
         missing.remove(rs.getInt(1));
       }
     }
-    assertThat(missing).as("acknowledged writes missing on the primary").isEmpty();
+    return missing;
   }
 }
