@@ -74,6 +74,12 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     session.linkFailed(on, e);
   }
 
+  /** {@link Session#beginCall}: the row's GTIDs join the scope of this call. */
+  @Override
+  public void rowWriting() {
+    session.beginCall();
+  }
+
   /** {@link Session#rowWritten}. */
   @Override
   public void rowWritten(PhysicalConnection on) throws SQLException {
@@ -111,6 +117,7 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
   @Override
   public String consistencyToken() throws SQLException {
     session.checkOpen();
+    session.beginCall(); // a capture due now joins the scope of this call
     return session.consistency().consistencyToken();
   }
 
@@ -128,7 +135,7 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
 
   @Override
   public ConsistencyMode consistencyMode() {
-    return session.consistency().consistencyMode();
+    return session.consistencyMode();
   }
 
   @Override
@@ -256,6 +263,7 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     session.checkOpen();
+    session.beginCall(); // turning autocommit on commits: the GTIDs join the scope of this call
     session.transactions().setAutoCommit(autoCommit);
   }
 
@@ -268,12 +276,14 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
   @Override
   public void commit() throws SQLException {
     session.checkOpen();
+    session.beginCall(); // the commit's GTIDs join the scope of this call
     session.transactions().commit();
   }
 
   @Override
   public void rollback() throws SQLException {
     session.checkOpen();
+    session.beginCall();
     session.transactions().rollback();
   }
 
