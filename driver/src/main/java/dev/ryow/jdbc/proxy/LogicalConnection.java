@@ -107,11 +107,6 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     return e;
   }
 
-  @Override
-  void checkOpen() throws SQLException {
-    session.checkOpen();
-  }
-
   // ---------------------------------------------------------------- RyowConnection
 
   @Override
