@@ -8,7 +8,8 @@ import java.sql.Wrapper;
  * ({@link #delegate}), the one exception hook ({@link #failed}), and {@link Wrapper}'s two methods, which
  * answer for the wrapper itself first (so that {@code unwrap(RyowConnection.class)} finds the logical
  * connection) and ask the physical object only for what the wrapper is not. Hand-written: the generator
- * writes no decision, only calls.
+ * writes no decision, only calls. Not final: javac then bridges them into the public {@code LogicalConnection},
+ * so that reflection through its class reaches them from any package.
  */
 abstract class PhysicalWrapper implements Wrapper {
   /** The physical object the next call goes to, after the wrapper's checks (open, still current). */
@@ -18,7 +19,7 @@ abstract class PhysicalWrapper implements Wrapper {
   abstract SQLException failed(SQLException e);
 
   @Override
-  public final <T> T unwrap(Class<T> iface) throws SQLException {
+  public <T> T unwrap(Class<T> iface) throws SQLException {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
@@ -31,7 +32,7 @@ abstract class PhysicalWrapper implements Wrapper {
   }
 
   @Override
-  public final boolean isWrapperFor(Class<?> iface) throws SQLException {
+  public boolean isWrapperFor(Class<?> iface) throws SQLException {
     if (iface.isInstance(this)) {
       return true;
     }

@@ -399,6 +399,22 @@ class DelegationTest {
   }
 
   /**
+   * Every public method of the public {@link LogicalConnection} can be called by reflection through its class from
+   * any package (pools and transaction managers do): none is left declared only by a package-private base such as
+   * {@link PhysicalWrapper}, whose public methods javac bridges into the public class, unless they are final.
+   */
+  @org.junit.jupiter.api.Test
+  void everyPublicMethodOfTheLogicalConnectionIsDeclaredByAPublicClass() {
+    List<String> hidden = new ArrayList<>();
+    for (Method m : LogicalConnection.class.getMethods()) {
+      if (!Modifier.isPublic(m.getDeclaringClass().getModifiers())) {
+        hidden.add(m.toString());
+      }
+    }
+    assertThat(hidden).isEmpty();
+  }
+
+  /**
    * A pass-through's own check (here a closed connection, as {@code Session.primaryForCall} refuses it) fails the
    * call before it reaches the delegate, and is not the delegate's exception: the hook does not see it.
    */
