@@ -2,55 +2,36 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
-import java.lang.reflect.TypeVariable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
- * Writes what is mechanical in the driver's JDBC face (package {@code dev.ryow.jdbc.proxy}) from the
- * {@code java.sql} interfaces, on every build (the driver's {@code generate-sources} phase): one method per
- * JDBC method, its body one call. {@code Delegating*} pass each method unchanged to {@code delegate()} (a
- * {@code ResultSet} through {@code wrap}) and hand each {@link SQLException} to the one hook {@code failed(e)};
- * {@code RoutedExecutions} passes each execution of an SQL string to the hand-written loop
- * ({@code RoutingStatement.run}); {@code RecordedSettings} passes each setting to {@code StatementSettings};
- * {@code RecordedParameters} has each parameter checked, then recorded; {@code BracketedCallExecutions} puts
- * each execution of a stored procedure between two hooks. Reflection runs here, at build time; the output is
- * sorted by method signature, so it is the same on every build with the same JDK.
- *
- * <p>Usage: {@code java GenerateDelegates.java OUTPUT_SOURCE_ROOT}
+ * Writes what is mechanical in the driver's JDBC face (package {@code dev.ryow.jdbc.proxy}) from the {@code java.sql}
+ * interfaces on every build ({@code generate-sources}): one method per JDBC method, its body straight-line calls to
+ * hand-written code, no branch, no loop (each generated class's comment says what it does); the one other construct is
+ * the {@code catch} of {@code Delegating*}, which hands each {@link SQLException} to the hook {@code failed}. Reflection
+ * runs here, at build time; the output is sorted by signature. Usage: {@code java GenerateDelegates.java OUTPUT_ROOT}
  */
 public final class GenerateDelegates {
   private static final String PACKAGE = "dev.ryow.jdbc.proxy";
-  private static final List<Class<?>> INTERFACES = List.of(
-      java.sql.CallableStatement.class, java.sql.ResultSet.class, java.sql.DatabaseMetaData.class,
-      java.sql.Connection.class);
-  /** Pass-throughs that check the wrapper is open first, as they did when they were hand-written. */
-  private static final Map<Class<?>, Set<String>> CHECK_OPEN = Map.of(java.sql.Connection.class, Set.of("getWarnings"));
-  /** What {@code unwrap} and {@code isWrapperFor} answer when the wrapper itself is what is asked for. */
-  private static final Map<String, String> SELF = Map.of("unwrap", "a0.cast(this)", "isWrapperFor", "true");
   /** The quoting helpers of {@code Statement}: Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL. */
-  private static final Set<String> QUOTING =
-      Set.of("enquoteLiteral", "enquoteIdentifier", "isSimpleIdentifier", "enquoteNCharLiteral");
-  /** Setters of one value inside Connector/J (its max rows): setting one forgets what the other recorded. */
-  private static final Set<String> SHARED_STATE = Set.of("setMaxRows", "setLargeMaxRows");
+  private static final String QUOTING = "enquote.*|isSimpleIdentifier";
   /** The entry of {@code RoutingStatement} each execute method goes to, by its name. */
   private static final Map<String, String> ENTRIES = Map.of("execute", "executed", "executeQuery", "query",
       "executeUpdate", "updated", "executeLargeUpdate", "largeUpdated");
   /** The {@code ExecuteMethod} suffix and the keys arguments of each type of keys argument. */
   private static final Map<Class<?>, String> KEYS = Map.of(int.class, "_KEYS|, a1, null, null",
       int[].class, "_COLUMN_INDEXES|, 0, a1, null", String[].class, "_COLUMN_NAMES|, 0, null, a1");
-  private static final String DEPRECATED = "  @Deprecated\n  @SuppressWarnings(\"deprecation\")\n";
 
   private GenerateDelegates() {}
 
@@ -60,9 +41,11 @@ public final class GenerateDelegates {
     }
     Path dir = Path.of(args[0]).resolve(PACKAGE.replace('.', '/'));
     Files.createDirectories(dir);
-    for (Class<?> type : INTERFACES) {
+    for (Class<?> type : List.of(java.sql.CallableStatement.class, java.sql.ResultSet.class, java.sql.DatabaseMetaData.class,
+        java.sql.Connection.class)) {
       write(dir, "Delegating" + type.getSimpleName(), delegating(type, "Delegating" + type.getSimpleName()));
     }
+    write(dir, "InertPreparedStatement", inertPreparedStatement());
     write(dir, "RecordedParameters", recordedParameters());
     write(dir, "RoutedExecutions", routedExecutions());
     write(dir, "RecordedSettings", recordedSettings());
@@ -79,256 +62,186 @@ public final class GenerateDelegates {
     }
   }
 
-  /** Each execution of {@code CallableStatement} between {@code beforeExecute()} and {@code afterExecute()}. */
   static String bracketedCallExecutions() {
-    StringBuilder out = header("java.sql.CallableStatement", """
+    return file("java.sql.CallableStatement", """
          * Every execution of {@link java.sql.CallableStatement} between {@link #beforeExecute} (the statement's
          * checks, the session's placement) and {@link #afterExecute} (the session's bookkeeping; skipped if it threw).
          */
         @org.jspecify.annotations.NullUnmarked
         abstract class BracketedCallExecutions extends DelegatingCallableStatement {
           abstract void beforeExecute() throws java.sql.SQLException;
-
           abstract void afterExecute() throws java.sql.SQLException;
-        """);
-    for (Method m : methods(java.sql.CallableStatement.class, m -> m.getName().startsWith("execute"))) {
-      out.append(opening(m, "public")).append("    beforeExecute();\n    ").append(typeName(m.getGenericReturnType()))
-          .append(" result = super.").append(call(m)).append(";\n    afterExecute();\n    return result;\n  }\n");
-    }
-    return out.append("}\n").toString();
+        """, each(java.sql.CallableStatement.class, m -> m.getName().startsWith("execute"), "public",
+          m -> "    beforeExecute();\n    " + typeName(m.getGenericReturnType()) + " result = super." + call(m)
+              + ";\n    afterExecute();\n    return result;\n"));
   }
 
-  /** Each execution of an SQL string of {@code Statement}: the entry of its return type, its {@code ExecuteMethod}. */
+  /** The {@code ExecuteMethod} of each execute method of an SQL string: its verb, then the keys argument's suffix. */
   static String routedExecutions() {
     String keys = "(ExecuteMethod m, String sql, int keys, int @org.jspecify.annotations.Nullable [] indexes,\n"
         + "      String @org.jspecify.annotations.Nullable [] names) throws java.sql.SQLException;\n";
-    StringBuilder out = header("java.sql.Statement", """
+    return file("java.sql.Statement", """
          * Every execution of an SQL string of {@link java.sql.Statement}, named by its {@link ExecuteMethod}, passed
          * to the entry of its return type, which runs it through the one hand-written loop, {@code RoutingStatement.run}.
          */
         abstract class RoutedExecutions extends RecordedSettings {
           abstract java.sql.ResultSet query(ExecuteMethod m, String sql) throws java.sql.SQLException;
-        """).append("\n  abstract boolean executed").append(keys).append("\n  abstract int updated").append(keys)
-        .append("\n  abstract long largeUpdated").append(keys);
-    for (Method m : methods(java.sql.Statement.class,
-        m -> m.getName().startsWith("execute") && m.getParameterCount() >= 1 && m.getParameterTypes()[0] == String.class)) {
-      String verb = m.getName().substring("execute".length()).replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase();
-      String[] key = m.getParameterCount() == 1 ? new String[] {"", ", 0, null, null"}
-          : KEYS.get(m.getParameterTypes()[1]).split("\\|");
-      out.append(opening(m, "public")).append("    return ").append(ENTRIES.get(m.getName())).append("(ExecuteMethod.")
-          .append(verb.isEmpty() ? "EXECUTE" : verb).append(key[0]).append(", a0")
-          .append(verb.equals("QUERY") ? "" : key[1]).append(");\n  }\n");
-    }
-    return out.append("}\n").toString();
+        """, "\n  abstract boolean executed" + keys + "\n  abstract int updated" + keys + "\n  abstract long largeUpdated"
+        + keys + each(java.sql.Statement.class, m -> m.getName().startsWith("execute") && m.getParameterCount() >= 1
+            && m.getParameterTypes()[0] == String.class, "public", m -> {
+              String verb = m.getName().substring("execute".length()).replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase();
+              String[] key = m.getParameterCount() == 1 ? new String[] {"", ", 0, null, null"}
+                  : KEYS.get(m.getParameterTypes()[1]).split("\\|");
+              return "    return " + ENTRIES.get(m.getName()) + "(ExecuteMethod." + (verb.isEmpty() ? "EXECUTE" : verb)
+                  + key[0] + ", a0" + (verb.equals("QUERY") ? "" : key[1]) + ");\n";
+            }));
   }
 
-  /**
-   * Every setting of one value of {@code Statement} ({@code setXxx(value)}) in a field and a bit, its setter and
-   * getter one call each to {@code StatementSettings} (a setter records what that returns), and {@code APPLY}:
-   * how each is given to a new physical statement. The quoting helpers ask a physical statement.
-   */
   static String recordedSettings() {
-    List<Method> setters = methods(java.sql.Statement.class, m -> m.getName().startsWith("set") && m.getParameterCount() == 1);
-    StringBuilder out = header("java.sql.Statement", """
-         * Every setting of {@link java.sql.Statement} that takes one value, in a field and a bit of {@link #settingsSet};
-         * its setter and getter one call each to {@link StatementSettings}, which says what they do; {@link #APPLY}
-         * gives each to a new physical statement. The quoting helpers ({@code enquoteIdentifier}...) ask a physical
-         * statement: Connector/J quotes as MySQL does, JDBC's defaults as ANSI SQL does. The statement is its own
-         * {@link dev.ryow.jdbc.session.Execution}, the one its executions hand the session.
-         */
-        @org.jspecify.annotations.NullUnmarked
-        abstract class RecordedSettings extends dev.ryow.jdbc.session.Execution implements java.sql.Statement {
-          abstract void checkOpen() throws java.sql.SQLException;
-
-          abstract int physicalSlots();
-
-          abstract java.sql.Statement physicalSlot(int i);
-
-          abstract java.sql.Statement answering() throws java.sql.SQLException;
-
-          /** Bit {@code i}: the application set the {@code i}-th setting of this class. */
-          int settingsSet;
-        """);
+    List<Method> setters = methods(java.sql.Statement.class).stream()
+        .filter(m -> m.getName().startsWith("set") && m.getParameterCount() == 1).toList();
+    StringBuilder fields = new StringBuilder();
     StringBuilder apply = new StringBuilder();
     StringBuilder methods = new StringBuilder();
     for (int i = 0; i < setters.size(); i++) {
       Method m = setters.get(i);
+      int bit = 1 << i;
       String field = Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4);
       String type = m.getParameterTypes()[0].getSimpleName();
-      type = Character.toUpperCase(type.charAt(0)) + type.substring(1);
-      out.append("  ").append(typeName(m.getGenericParameterTypes()[0])).append(' ').append(field).append(";\n");
+      String kind = Character.toUpperCase(type.charAt(0)) + type.substring(1);
+      fields.append("  ").append(typeName(m.getGenericParameterTypes()[0])).append(' ').append(field).append(";\n");
       apply.append("      (s, r) -> s.%s(r.%s),\n".formatted(m.getName(), field));
-      int forgets = 0;
-      for (int j = 0; j < setters.size(); j++) {
-        forgets |= j != i && SHARED_STATE.contains(m.getName()) && SHARED_STATE.contains(setters.get(j).getName()) ? 1 << j : 0;
-      }
-      methods.append(opening(m, "public"))
-          .append("    %s = StatementSettings.set%s(this, java.sql.Statement::%s, a0, %d, %d);\n  }\n"
-          .formatted(field, type, m.getName(), 1 << i, forgets));
+      // setMaxRows and setLargeMaxRows set one value inside Connector/J: setting one forgets what the other recorded.
+      int forgets = IntStream.range(0, setters.size()).filter(j -> 1 << j != bit && m.getName().endsWith("MaxRows")
+          && setters.get(j).getName().endsWith("MaxRows")).map(j -> 1 << j).sum();
+      methods.append(opening(m, "public")).append("    %s = StatementSettings.set%s(this, java.sql.Statement::%s, a0, %d, %d);\n"
+          .formatted(field, kind, m.getName(), bit, forgets)).append("  }\n");
       String property = m.getName().substring("set".length());
-      for (Method g : methods(java.sql.Statement.class, g -> g.getParameterCount() == 0
-          && g.getReturnType() == m.getParameterTypes()[0]
-          && (g.getName().equals("get" + property) || g.getName().equals("is" + property)))) {
-        methods.append(opening(g, "public"))
-            .append("    return StatementSettings.get%s(this, java.sql.Statement::%s, %s, %d);\n  }\n"
-            .formatted(type, g.getName(), field, 1 << i));
-      }
+      methods.append(each(java.sql.Statement.class, g -> g.getParameterCount() == 0
+          && g.getReturnType() == m.getParameterTypes()[0] && g.getName().matches("(get|is)" + property), "public",
+          g -> "    return StatementSettings.get%s(this, java.sql.Statement::%s, %s, %d);\n"
+              .formatted(kind, g.getName(), field, bit)));
     }
-    for (Method m : methods(java.sql.Statement.class, m -> QUOTING.contains(m.getName()))) {
-      methods.append(opening(m, "public")).append("    return StatementSettings.answering(this).").append(call(m))
-          .append(";\n  }\n");
-    }
-    return out.append("\n  /** How each setting is given to a new physical statement, in bit order. */\n")
-        .append("  static final StatementSettings.Apply[] APPLY = {\n").append(apply).append("  };\n\n")
-        .append("  final <S extends java.sql.Statement> S applySettings(S s) throws java.sql.SQLException {\n")
-        .append("    return StatementSettings.apply(this, s);\n  }\n").append(methods).append("}\n").toString();
+    return file("java.sql.Statement", """
+         * Every setting of {@link java.sql.Statement} that takes one value in a field and a bit of {@link #settingsSet}, its
+         * setter and getter one call each to {@link StatementSettings} ({@link #APPLY}: how each reaches a new physical
+         * statement); the quoting helpers ask a physical statement. The statement is its own session Execution.
+         */
+        @org.jspecify.annotations.NullUnmarked
+        abstract class RecordedSettings extends dev.ryow.jdbc.session.Execution implements java.sql.Statement {
+          abstract void checkOpen() throws java.sql.SQLException;
+          abstract int physicalSlots();
+          abstract java.sql.Statement physicalSlot(int i);
+          abstract java.sql.Statement answering() throws java.sql.SQLException;
+          /** Bit {@code i}: the application set the {@code i}-th setting of this class. */
+          int settingsSet;
+        """, fields + "\n  /** How each setting is given to a new physical statement, in bit order. */\n"
+        + "  static final StatementSettings.Apply[] APPLY = {\n" + apply + "  };\n" + methods + each(java.sql.Statement.class,
+            m -> m.getName().matches(QUOTING), "public", m -> "    return StatementSettings.answering(this)." + call(m)
+            + ";\n"));
   }
 
-  /**
-   * The parameter setters of {@code PreparedStatement} ({@code setXxx(int parameterIndex, ...)}), as default
-   * methods: each checked by {@code checker()} (if any) as Connector/J would, then recorded by the statement's
-   * {@code ParameterRecorder} ({@code openRecorder()}, after its open check): the same arguments, but
-   * {@code null} for a missing calendar and {@code -1} for a missing stream length.
-   */
   static String recordedParameters() {
-    StringBuilder out = header("java.sql.PreparedStatement", """
-         * Every parameter setter of {@link java.sql.PreparedStatement}, recorded: {@link #openRecorder()} (which
-         * throws for a closed statement) gets the value, to be replayed onto the physical statement of whichever
-         * server runs the next execution, once {@link #checker()} (null: none) took it as Connector/J would. The
-         * overloads without a calendar record {@code null}, the stream overloads without a length record {@code -1}.
+    return file("java.sql.PreparedStatement", """
+         * Every parameter setter of {@link java.sql.PreparedStatement}: {@link #checker()} takes the value as Connector/J
+         * would ({@link InertPreparedStatement} if nothing checks), then {@link #openRecorder()} (which threw if closed)
+         * records it for the next execution's server; {@code null} for a missing calendar, -1 for a missing stream length.
          */
         @org.jspecify.annotations.NullUnmarked
         public interface RecordedParameters extends java.sql.PreparedStatement {
           dev.ryow.jdbc.session.ParameterRecorder openRecorder() throws java.sql.SQLException;
-
           java.sql.PreparedStatement checker() throws java.sql.SQLException;
-        """);
-    for (Method m : methods(java.sql.PreparedStatement.class, m -> m.getDeclaringClass() == java.sql.PreparedStatement.class
-        && m.getName().startsWith("set") && m.getParameterCount() >= 2 && m.getParameterTypes()[0] == int.class)) {
-      Class<?> value = m.getParameterTypes()[1];
-      String missing = m.getParameterCount() > 2 ? ""
-          : value == java.sql.Date.class || value == java.sql.Time.class || value == java.sql.Timestamp.class ? ", null"
-          : value == java.io.InputStream.class || value == java.io.Reader.class ? ", -1" : "";
-      out.append(opening(m, "default")).append("""
-              dev.ryow.jdbc.session.ParameterRecorder recorder = openRecorder();
-              java.sql.PreparedStatement checker = checker();
-              if (checker != null) {
-                checker.%s;
-              }
-              recorder.%s%s);
-            }
-          """.formatted(call(m), call(m).substring(0, call(m).length() - 1), missing));
-    }
-    return out.append("}\n").toString();
+        """, each(java.sql.PreparedStatement.class, m -> m.getDeclaringClass() == java.sql.PreparedStatement.class
+            && m.getName().startsWith("set") && m.getParameterCount() >= 2 && m.getParameterTypes()[0] == int.class, "default",
+          m -> {
+            Class<?> value = m.getParameterTypes()[1];
+            String missing = m.getParameterCount() > 2 ? ""
+                : value == java.sql.Date.class || value == java.sql.Time.class || value == java.sql.Timestamp.class ? ", null"
+                : value == java.io.InputStream.class || value == java.io.Reader.class ? ", -1" : "";
+            return "    dev.ryow.jdbc.session.ParameterRecorder recorder = openRecorder();\n    checker()." + call(m)
+                + ";\n    recorder." + call(m).substring(0, call(m).length() - 1) + missing + ");\n";
+          }));
   }
 
-  /** {@code Delegating<type>}: every method passed to {@code delegate()} ({@code physical()} if it cannot throw). */
-  static String delegating(Class<?> type, String name) {
-    String iface = type.getName();
-    Set<String> checkOpen = CHECK_OPEN.getOrDefault(type, Set.of());
-    StringBuilder out = header(iface, """
-         * Every method of {@link %1$s} passed unchanged to {@link #delegate()}; each
-         * {@link java.sql.SQLException} of the delegate goes through {@link #failed} before it reaches the caller.
-         * Subclasses override only the methods that do something else.
+  static String inertPreparedStatement() {
+    return file("java.sql.PreparedStatement", """
+         * Every method of {@link java.sql.PreparedStatement} doing nothing and answering 0, false or null: the checker of
+         * {@link RecordedParameters} when nothing checks the values in the setter ({@code RoutingPreparedStatement.checker}:
+         * they are checked when the statement runs), so that no setter asks whether there is one. One {@link #INSTANCE}.
          */
         @org.jspecify.annotations.NullUnmarked
-        abstract class %2$s implements %1$s {
-          /** The physical object the next call goes to, after this wrapper's checks (open, still current). */
-          abstract %1$s delegate() throws java.sql.SQLException;
+        final class InertPreparedStatement implements java.sql.PreparedStatement {
+          static final InertPreparedStatement INSTANCE = new InertPreparedStatement();
+          private InertPreparedStatement() {}
+        """, each(java.sql.PreparedStatement.class, m -> true, "public", m -> m.getReturnType() == void.class ? ""
+            : "    return " + (m.getReturnType() == boolean.class ? "false" : m.getReturnType().isPrimitive() ? "0" : "null")
+                + ";\n"));
+  }
 
+  /** Each method but {@code Wrapper}'s to {@code delegate()}, its exceptions to {@code failed}; to {@code physical()} if none. */
+  static String delegating(Class<?> type, String name) {
+    String iface = type.getName();
+    return file(iface, """
+         * Every method of {@link %1$s} passed unchanged to {@link #delegate()}, each {@link java.sql.SQLException}
+         * through {@link #failed} ({@code unwrap} and {@code isWrapperFor}: {@link PhysicalWrapper}'s). Subclasses
+         * override only the methods that do something else.
+         */
+        @org.jspecify.annotations.NullUnmarked
+        abstract class %2$s extends PhysicalWrapper implements %1$s {
+          /** The physical object the next call goes to, after this wrapper's checks (open, still current). */
+          @Override
+          abstract %1$s delegate() throws java.sql.SQLException;
           /** The physical object, unchecked: for the few methods that cannot throw. */
           abstract %1$s physical();
-
-          /** Sees every {@code SQLException} of the delegate (a broken connection, for one); returns what to throw. */
-          abstract java.sql.SQLException failed(java.sql.SQLException e);
-        """.formatted(iface, name));
-    out.append(checkOpen.isEmpty() ? "" : "\n  abstract void checkOpen() throws java.sql.SQLException;\n");
-    out.append(methods(type, m -> m.getReturnType() == java.sql.ResultSet.class).isEmpty() ? ""
-        : "\n  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n");
-    for (Method m : methods(type)) {
-      String call = m.getReturnType() == java.sql.ResultSet.class ? "wrap(d." + call(m) + ")" : "d." + call(m);
-      String result = m.getReturnType() == void.class ? call + ";" : "return " + call + ";";
-      boolean hooked = Arrays.asList(m.getExceptionTypes()).contains(SQLException.class);
-      out.append("\n  @Override\n").append(m.isAnnotationPresent(Deprecated.class) ? DEPRECATED : "").append("  public ")
-          .append(m.getTypeParameters().length == 0 ? ""
-              : Arrays.stream(m.getTypeParameters()).map(GenerateDelegates::bounded)
-                  .collect(Collectors.joining(", ", "<", "> ")))
-          .append(typeName(m.getGenericReturnType())).append(' ').append(m.getName()).append('(').append(parameters(m))
-          .append(')')
-          .append(m.getExceptionTypes().length == 0 ? ""
-              : Arrays.stream(m.getExceptionTypes()).map(Class::getName).collect(Collectors.joining(", ", " throws ", "")))
-          .append(" {\n")
-          .append(SELF.containsKey(m.getName())
-              ? "    if (a0.isInstance(this)) {\n      return " + SELF.get(m.getName()) + ";\n    }\n" : "")
-          .append(hooked && checkOpen.contains(m.getName()) ? "    checkOpen();\n" : "")
-          .append("    ").append(m.getDeclaringClass().getName()).append(hooked ? " d = delegate();\n" : " d = physical();\n")
-          .append(hooked
-              ? "    try {\n      " + result + "\n    } catch (java.sql.SQLException e) {\n      throw failed(e);\n    }\n"
-              : "    " + result + "\n")
-          .append("  }\n");
-    }
-    return out.append("}\n").toString();
+        """.formatted(iface, name), (methods(type).stream().noneMatch(m -> m.getReturnType() == java.sql.ResultSet.class) ? ""
+            : "\n  abstract java.sql.ResultSet wrap(java.sql.ResultSet physical);\n")
+        + each(type, m -> m.getDeclaringClass() != java.sql.Wrapper.class, "public", m -> {
+          boolean hooked = Arrays.asList(m.getExceptionTypes()).contains(SQLException.class);
+          String call = (hooked ? "d." : "physical().") + call(m);
+          String result = (m.getReturnType() == void.class ? "" : "return ")
+              + (m.getReturnType() == java.sql.ResultSet.class ? "wrap(" + call + ")" : call) + ";";
+          return hooked ? "    " + iface + " d = delegate();\n    try {\n      " + result
+              + "\n    } catch (java.sql.SQLException e) {\n      throw failed(e);\n    }\n" : "    " + result + "\n";
+        }));
   }
 
-  /** {@code "\n  @Override\n  <modifier> R name(T0 a0, ...) throws java.sql.SQLException {\n"}, deprecation marked. */
+  /** For each method of {@code type} that {@code keep} keeps: its opening ({@link #opening}), {@code body}, its end. */
+  private static String each(Class<?> type, Predicate<Method> keep, String modifier, Function<Method, String> body) {
+    return methods(type).stream().filter(keep).map(m -> opening(m, modifier) + body.apply(m) + "  }\n")
+        .collect(Collectors.joining());
+  }
+
+  /** {@code "\n  @Override\n  <modifier> <T> R name(T0 a0, ...) throws E0, ... {\n"} (JDBC's type parameters have no bounds). */
   private static String opening(Method m, String modifier) {
-    return "\n" + (m.isAnnotationPresent(Deprecated.class) ? DEPRECATED : "") + "  @Override\n  " + modifier + " "
-        + typeName(m.getGenericReturnType()) + " " + m.getName() + "(" + parameters(m) + ") throws java.sql.SQLException {\n";
-  }
-
-  /** {@code m}'s parameters as {@code T0 a0, T1 a1, ...}. */
-  private static String parameters(Method m) {
-    Type[] types = m.getGenericParameterTypes();
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < types.length; i++) {
-      out.add(typeName(types[i]) + " a" + i);
-    }
-    return String.join(", ", out);
+    return "\n" + (m.isAnnotationPresent(Deprecated.class) ? "  @Deprecated\n  @SuppressWarnings(\"deprecation\")\n" : "")
+        + "  @Override\n  " + modifier + " " + (m.getTypeParameters().length == 0 ? ""
+            : Arrays.stream(m.getTypeParameters()).map(v -> v.getName()).collect(Collectors.joining(", ", "<", "> ")))
+        + typeName(m.getGenericReturnType()) + " " + m.getName() + "(" + IntStream.range(0, m.getParameterCount())
+            .mapToObj(i -> typeName(m.getGenericParameterTypes()[i]) + " a" + i).collect(Collectors.joining(", ")) + ")"
+        + (m.getExceptionTypes().length == 0 ? ""
+            : Arrays.stream(m.getExceptionTypes()).map(Class::getName).collect(Collectors.joining(", ", " throws ", "")))
+        + " {\n";
   }
 
   /** {@code name(a0, a1, ...)}. */
   private static String call(Method m) {
-    List<String> arguments = new ArrayList<>();
-    for (int i = 0; i < m.getParameterCount(); i++) {
-      arguments.add("a" + i);
-    }
-    return m.getName() + "(" + String.join(", ", arguments) + ")";
+    return m.getName() + IntStream.range(0, m.getParameterCount()).mapToObj(i -> "a" + i)
+        .collect(Collectors.joining(", ", "(", ")"));
   }
 
-  /** The methods of {@code type} that {@code keep} keeps ({@link #methods(Class)}). */
-  static List<Method> methods(Class<?> type, Predicate<Method> keep) {
-    return methods(type).stream().filter(keep).toList();
-  }
-
-  /** The methods a class implementing {@code type} must have, one per signature, sorted. */
+  /** What a class implementing {@code type} must have: one method per signature (the most specific), sorted by it. */
   static List<Method> methods(Class<?> type) {
-    Map<String, Method> bySignature = new LinkedHashMap<>();
-    for (Method m : type.getMethods()) {
-      String key = m.getName() + Arrays.toString(m.getParameterTypes());
-      Method known = bySignature.get(key);
-      // The declaration of the most specific interface wins (Statement.close over AutoCloseable.close).
-      if (!Modifier.isStatic(m.getModifiers())
-          && (known == null || known.getDeclaringClass().isAssignableFrom(m.getDeclaringClass()))) {
-        bySignature.put(key, m);
-      }
-    }
-    List<Method> sorted = new ArrayList<>(bySignature.values());
-    sorted.sort(Comparator.comparing(m -> m.getName()
-        + Arrays.stream(m.getParameterTypes()).map(Class::getName).collect(Collectors.joining(",", "(", ")"))));
-    return sorted;
+    return List.copyOf(Arrays.stream(type.getMethods()).filter(m -> !Modifier.isStatic(m.getModifiers()))
+        .collect(Collectors.toMap(m -> m.getName() + Arrays.stream(m.getParameterTypes()).map(Class::getName)
+            .collect(Collectors.joining(",", "(", ")")), m -> m,
+            (known, m) -> known.getDeclaringClass().isAssignableFrom(m.getDeclaringClass()) ? m : known, TreeMap::new))
+        .values());
   }
 
-  /** A generated file's first lines: what it is generated from, its package, its type's comment and head. */
-  private static StringBuilder header(String source, String doc) {
-    return new StringBuilder("// Generated by driver/src/build/java/GenerateDelegates.java from ").append(source)
-        .append(" on every build: do not edit.\npackage ").append(PACKAGE).append(";\n\n/**\n").append(doc);
-  }
-
-  private static String bounded(TypeVariable<?> v) {
-    Type[] bounds = v.getBounds();
-    return bounds.length == 1 && bounds[0] == Object.class ? v.getName()
-        : v.getName()
-            + Arrays.stream(bounds).map(GenerateDelegates::typeName).collect(Collectors.joining(" & ", " extends ", ""));
+  /** A generated file: what it is generated from, its package, its type's comment and head ({@code doc}), {@code body}. */
+  private static String file(String source, String doc, String body) {
+    return "// Generated by driver/src/build/java/GenerateDelegates.java from " + source + " on every build: do not edit.\n"
+        + "package " + PACKAGE + ";\n\n/**\n" + doc + body + "}\n";
   }
 
   private static String typeName(Type t) {

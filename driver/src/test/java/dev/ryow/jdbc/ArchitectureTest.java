@@ -30,7 +30,10 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code com.mysql.*} only in {@code server};
  *   <li>reflection ({@code java.lang.reflect}, {@code Class.forName}, {@code Class.getMethod} and
  *       kin) only where it is today ({@code metrics.ClusterMBean}, the JMX view), never on the
- *       statement path.
+ *       statement path;
+ *   <li>the thread's consistency scope ({@code ConsistencyScope.current()}, a {@code ThreadLocal}) read
+ *       only as a call of the session begins ({@code Session.beginCall}) and by the public API that
+ *       answers for the calling thread: the scope then travels with the call, in its plan.
  * </ul>
  */
 class ArchitectureTest {
@@ -45,6 +48,15 @@ class ArchitectureTest {
       "forName", "getMethod", "getMethods", "getDeclaredMethod", "getDeclaredMethods", "getField", "getFields",
       "getDeclaredField", "getDeclaredFields", "getConstructor", "getConstructors", "getDeclaredConstructor",
       "getDeclaredConstructors", "getRecordComponents", "newInstance");
+  /** The scope's {@code ThreadLocal} look-up, as a method reference of the constant pool. */
+  private static final String SCOPE_LOOKUP = "dev/ryow/jdbc/ConsistencyScope.current";
+  /**
+   * The only methods that may call it: the session's one capture as a call begins, and the public API that
+   * answers for the calling thread ({@code RyowConnection.consistencyMode}, the HTTP and messaging tokens).
+   */
+  private static final Set<String> MAY_LOOK_UP_THE_SCOPE = Set.of(
+      ROOT + "session/Session.beginCall", ROOT + "session/Session.consistencyMode",
+      ROOT + "web/HttpTokens.outgoing", ROOT + "web/HttpTokens.merge", ROOT + "messaging/MessageTokens.outgoing");
   private static final Pattern DESCRIPTOR_TYPE = Pattern.compile("L([A-Za-z0-9_$/]+)[;<]");
 
   private static final List<ClassFile> CLASSES = new ArrayList<>();
@@ -214,14 +226,51 @@ class ArchitectureTest {
     assertThat(violations).as("reflection outside " + REFLECTION_ALLOWED).isEmpty();
   }
 
-  /** The class names and method references of one class file's constant pool. */
+  /**
+   * The scope travels with the call ({@code Session.beginCall} captures it into the session's plan, where the
+   * read's placement and the GTIDs of a write find it): no other method of the driver reads the
+   * {@code ThreadLocal}, so that a look-up cannot creep back onto the statement path.
+   */
+  @Test
+  void theThreadsScopeIsReadOnlyAsACallBeginsAndByThePublicApi() {
+    List<String> violations = new ArrayList<>();
+    Set<String> callers = new TreeSet<>();
+    for (ClassFile c : CLASSES) {
+      for (String method : c.staticCallers(SCOPE_LOOKUP)) {
+        callers.add(c.name + "." + method);
+        if (!MAY_LOOK_UP_THE_SCOPE.contains(c.name + "." + method)) {
+          violations.add(c.name + "." + method + " -> " + SCOPE_LOOKUP);
+        }
+      }
+    }
+    assertThat(callers).as("a scan that finds the one capture").contains(ROOT + "session/Session.beginCall");
+    assertThat(violations).as("reads of the thread's scope outside " + MAY_LOOK_UP_THE_SCOPE).isEmpty();
+  }
+
+  /**
+   * The class names and method references of one class file's constant pool, and, for each of its methods,
+   * the static methods its code calls.
+   */
   private static final class ClassFile {
     final String name;
     final Set<String> types = new TreeSet<>();
     final Set<String> methods = new TreeSet<>();
+    /** Per method name: the {@code owner.name} of each {@code invokestatic} in its code. */
+    final java.util.Map<String, Set<String>> staticCalls = new java.util.TreeMap<>();
 
     private ClassFile(String name) {
       this.name = name;
+    }
+
+    /** The names of this class's methods whose code calls the static method {@code target} ({@code owner.name}). */
+    Set<String> staticCallers(String target) {
+      Set<String> out = new TreeSet<>();
+      staticCalls.forEach((method, called) -> {
+        if (called.contains(target)) {
+          out.add(method);
+        }
+      });
+      return out;
     }
 
     String packageName() {
@@ -267,6 +316,23 @@ class ArchitectureTest {
       }
       in.readUnsignedShort(); // access flags
       ClassFile c = new ClassFile(utf8[classNameIndex[in.readUnsignedShort()]]);
+      in.readUnsignedShort(); // super class
+      in.skipBytes(2 * in.readUnsignedShort()); // interfaces
+      skipMembers(in); // fields
+      for (int m = in.readUnsignedShort(); m > 0; m--) {
+        in.readUnsignedShort(); // access flags
+        String method = utf8[in.readUnsignedShort()];
+        in.readUnsignedShort(); // descriptor
+        Set<String> called = c.staticCalls.computeIfAbsent(method, k -> new TreeSet<>());
+        for (int a = in.readUnsignedShort(); a > 0; a--) {
+          String attribute = utf8[in.readUnsignedShort()];
+          byte[] body = new byte[in.readInt()];
+          in.readFully(body);
+          if (attribute.equals("Code")) {
+            staticCalls(body, memberRef, nameAndType, classNameIndex, utf8, called);
+          }
+        }
+      }
       for (int i = 1; i < count; i++) {
         if (classNameIndex[i] != 0) {
           String n = utf8[classNameIndex[i]];
@@ -285,6 +351,35 @@ class ArchitectureTest {
         }
       }
       return c;
+    }
+
+    private static void skipMembers(DataInputStream in) throws IOException {
+      for (int n = in.readUnsignedShort(); n > 0; n--) {
+        in.skipBytes(6); // access flags, name, descriptor
+        for (int a = in.readUnsignedShort(); a > 0; a--) {
+          in.readUnsignedShort();
+          in.skipBytes(in.readInt());
+        }
+      }
+    }
+
+    /**
+     * The {@code invokestatic} (0xB8) calls of a {@code Code} attribute's bytecode, by the three bytes of
+     * each: an operand that happens to hold the same bytes would name one more call, never hide one.
+     */
+    private static void staticCalls(byte[] code, int[][] memberRef, int[][] nameAndType, int[] classNameIndex,
+        String[] utf8, Set<String> out) {
+      int length = ((code[4] & 0xFF) << 24) | ((code[5] & 0xFF) << 16) | ((code[6] & 0xFF) << 8) | (code[7] & 0xFF);
+      for (int i = 8; i + 2 < 8 + length; i++) {
+        if ((code[i] & 0xFF) != 0xB8) {
+          continue;
+        }
+        int index = ((code[i + 1] & 0xFF) << 8) | (code[i + 2] & 0xFF);
+        int[] ref = index < memberRef.length ? memberRef[index] : null;
+        if (ref != null && ref[0] != 9) {
+          out.add(utf8[classNameIndex[ref[1]]] + "." + utf8[nameAndType[ref[2]][0]]);
+        }
+      }
     }
   }
 }

@@ -14,6 +14,12 @@ interface LinkFailures {
   void linkFailed(PhysicalConnection on, SQLException e);
 
   /**
+   * A row of an updatable result set is about to be written: the call begins ({@code Session.beginCall}), so
+   * that the GTIDs of the write join the consistency scope bound to the calling thread now.
+   */
+  default void rowWriting() {}
+
+  /**
    * A row of an updatable result set of {@code on} was written ({@code updateRow}, {@code insertRow},
    * {@code deleteRow}): a write, for the logical connection's bookkeeping. Metadata result sets never write.
    */

@@ -74,6 +74,12 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     session.linkFailed(on, e);
   }
 
+  /** {@link Session#beginCall}: the row's GTIDs join the scope of this call. */
+  @Override
+  public void rowWriting() {
+    session.beginCall();
+  }
+
   /** {@link Session#rowWritten}. */
   @Override
   public void rowWritten(PhysicalConnection on) throws SQLException {
@@ -101,16 +107,12 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
     return e;
   }
 
-  @Override
-  void checkOpen() throws SQLException {
-    session.checkOpen();
-  }
-
   // ---------------------------------------------------------------- RyowConnection
 
   @Override
   public String consistencyToken() throws SQLException {
     session.checkOpen();
+    session.beginCall(); // a capture due now joins the scope of this call
     return session.consistency().consistencyToken();
   }
 
@@ -128,7 +130,7 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
 
   @Override
   public ConsistencyMode consistencyMode() {
-    return session.consistency().consistencyMode();
+    return session.consistencyMode();
   }
 
   @Override
@@ -256,6 +258,7 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     session.checkOpen();
+    session.beginCall(); // turning autocommit on commits: the GTIDs join the scope of this call
     session.transactions().setAutoCommit(autoCommit);
   }
 
@@ -268,12 +271,14 @@ public final class LogicalConnection extends DelegatingConnection implements Ryo
   @Override
   public void commit() throws SQLException {
     session.checkOpen();
+    session.beginCall(); // the commit's GTIDs join the scope of this call
     session.transactions().commit();
   }
 
   @Override
   public void rollback() throws SQLException {
     session.checkOpen();
+    session.beginCall();
     session.transactions().rollback();
   }
 

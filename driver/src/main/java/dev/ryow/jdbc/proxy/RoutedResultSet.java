@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * ({@link DelegatingResultSet}, generated), except {@link #getStatement()}, which returns the
  * application's statement wrapper (null for metadata result sets, as JDBC allows), never Connector/J's,
  * whose connection is a physical one; and the row writes of an updatable one ({@code updateRow},
- * {@code insertRow}, {@code deleteRow}), which the logical connection is told of after they ran. An
+ * {@code insertRow}, {@code deleteRow}), which the logical connection is told of before (the call
+ * begins: the write's GTIDs join the consistency scope of the calling thread) and after they ran. An
  * exception that means the physical connection broke (the server died while rows were streaming) is
  * reported to the logical connection at once. Inside a transaction that {@code ryow.transactionReplay}
  * records, each row {@code next()} reaches is added to the statement's {@link RowChecksum}; otherwise
@@ -99,6 +100,7 @@ final class RoutedResultSet extends DelegatingResultSet {
 
   @Override
   public void updateRow() throws SQLException {
+    failures.rowWriting();
     try {
       physical.updateRow();
     } catch (SQLException e) {
@@ -109,6 +111,7 @@ final class RoutedResultSet extends DelegatingResultSet {
 
   @Override
   public void insertRow() throws SQLException {
+    failures.rowWriting();
     try {
       physical.insertRow();
     } catch (SQLException e) {
@@ -119,6 +122,7 @@ final class RoutedResultSet extends DelegatingResultSet {
 
   @Override
   public void deleteRow() throws SQLException {
+    failures.rowWriting();
     try {
       physical.deleteRow();
     } catch (SQLException e) {

@@ -374,18 +374,19 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
    * (Connector/J's default) that costs no round trip. A statement that runs on the primary (not a read) is
    * checked by its own primary statement, which then holds the values for its execution; a read, which runs
    * on a replica, by the primary connection's shared checker of its text ({@link PhysicalConnection#parameterChecker}),
-   * so that no second statement is prepared for each prepare of a read. Null with server-side ones
-   * ({@code useServerPrepStmts=true}: preparing on the primary is a round trip), or while the primary
-   * connection is closed (the execution replaces it): their parameters are checked at execution.
+   * so that no second statement is prepared for each prepare of a read. {@link InertPreparedStatement}, which
+   * checks nothing, with server-side ones ({@code useServerPrepStmts=true}: preparing on the primary is a round
+   * trip), or while the primary connection is closed (the execution replaces it): their parameters are checked
+   * at execution.
    */
   @Override
-  public @Nullable PreparedStatement checker() throws SQLException {
+  public PreparedStatement checker() throws SQLException {
     PhysicalConnection p = session.primary();
     if (!session.clientSidePrepare() || p.isClosed()) {
       if (holdsParameters != null) {
         holdsParameters = null; // a value recorded unchecked: no physical statement holds every value now
       }
-      return null;
+      return InertPreparedStatement.INSTANCE;
     }
     if (kind == StatementKind.READ) {
       if (holdsParameters != null) {

@@ -191,7 +191,7 @@ class RoutingStatement extends RoutedExecutions {
     if (closeOnCompletion) {
       s.closeOnCompletion();
     }
-    return applySettings(s);
+    return StatementSettings.apply(this, s);
   }
 
   /** Every physical statement created so far (for settings that change later). */

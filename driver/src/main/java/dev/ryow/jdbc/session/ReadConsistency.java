@@ -103,9 +103,16 @@ public final class ReadConsistency {
   private final boolean capturesBeyondOkPackets;
   /** Set by {@link RyowConnection#setConsistencyMode}; null: the scope's mode, else the URL's. */
   private @Nullable ConsistencyMode modeOverride;
+  /**
+   * The session's plan: the consistency scope of the call in progress, captured once as it began
+   * ({@link Session#beginCall}); the GTIDs of the writes it records join that scope.
+   */
+  private final ReadPlan call;
 
-  ReadConsistency(Cluster cluster, Watermark watermark, boolean queryCapture, PrimaryAccess primary, ReplicaSet replicas) {
+  ReadConsistency(Cluster cluster, Watermark watermark, boolean queryCapture, PrimaryAccess primary, ReplicaSet replicas,
+      ReadPlan call) {
     this.cluster = cluster;
+    this.call = call;
     this.watermarkGrewAt = cluster.tracker().primaryPollsSent();
     this.watermark = watermark;
     // Without GTIDs no OK packet reports a write's position: it is read from the primary after the write.
@@ -378,6 +385,7 @@ public final class ReadConsistency {
     }
   }
 
+  /** The mode of a statement made in {@code scope} (null: none): the connection's, the scope's, or the URL's. */
   ConsistencyMode effectiveMode(@Nullable ConsistencyScope scope) {
     ConsistencyMode m = modeOverride;
     if (m != null) {
@@ -476,7 +484,8 @@ public final class ReadConsistency {
 
   /**
    * GTIDs of writes of ours (from the primary's OK packet, or a query capture): they join this
-   * connection's watermark, the scope bound to the thread (if any) and the cluster's JVM-wide set.
+   * connection's watermark, the scope of the call that made them (if any: {@link Session#beginCall}) and the
+   * cluster's JVM-wide set.
    */
   void wrote(Position gtids) {
     advanced(cluster.jvm().wrote(gtids));
@@ -505,10 +514,10 @@ public final class ReadConsistency {
     grew(covering);
   }
 
-  /** The watermark grew by {@code covering}: it joins the scope bound to the thread, if any. */
+  /** The watermark grew by {@code covering}: it joins the scope of the call in progress, if any. */
   private void grew(Position covering) {
     watermarkGrewAt = cluster.tracker().primaryPollsSent();
-    ConsistencyScope scope = ConsistencyScope.current();
+    ConsistencyScope scope = call.scope();
     if (scope != null) {
       scope.advance(covering);
     }
@@ -603,9 +612,12 @@ public final class ReadConsistency {
     watermarkCheckedEpoch = epoch;
   }
 
-  /** Whether other connections may read this one's writes right away (scope or JVM mode): capture eagerly. */
+  /**
+   * Whether other connections may read this one's writes right away (the call runs in a scope, or JVM mode):
+   * capture eagerly.
+   */
   private boolean sharesWrites() {
-    ConsistencyScope scope = ConsistencyScope.current();
+    ConsistencyScope scope = call.scope();
     return scope != null || effectiveMode(scope) == ConsistencyMode.JVM;
   }
 
@@ -680,9 +692,5 @@ public final class ReadConsistency {
 
   public void setConsistencyMode(@Nullable ConsistencyMode mode) {
     modeOverride = mode;
-  }
-
-  public ConsistencyMode consistencyMode() {
-    return effectiveMode(ConsistencyScope.current());
   }
 }

@@ -21,7 +21,7 @@ final class ReadPlacer {
   /** Which replica, after which wait, or which fallback: decided into {@link #plan}. */
   private final ReadAdmitter admitter;
   /** The read in flight: its scope, replica, watermark, wait budget and outcome (one per session, reused). */
-  private final ReadPlan plan = new ReadPlan();
+  private final ReadPlan plan;
   private final ReadConsistency consistency;
   private final Transactions transactions;
   private final WaitGuard guard;
@@ -31,8 +31,9 @@ final class ReadPlacer {
   private long lastWaitNanos;
   private @Nullable PhysicalConnection lastReadOn;
 
-  ReadPlacer(ReplicaSet replicas, ReadAdmitter admitter, ReadConsistency consistency, Transactions transactions,
-      WaitGuard guard, PrimaryLink link) {
+  ReadPlacer(ReadPlan plan, ReplicaSet replicas, ReadAdmitter admitter, ReadConsistency consistency,
+      Transactions transactions, WaitGuard guard, PrimaryLink link) {
+    this.plan = plan;
     this.replicas = replicas;
     this.admitter = admitter;
     this.consistency = consistency;

@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The plan of the read in flight on one logical connection, from {@link Session#begin} to {@link Session#done}:
- * the consistency scope captured once as the execution began, the replica chosen for it, the watermark it
+ * the consistency scope captured once as the execution began ({@link Session#beginCall}, which the calls that
+ * write without an execution, such as {@code commit}, begin with too: their GTIDs join that scope through
+ * {@link ReadConsistency}), the replica chosen for it, the watermark it
  * waits for there and the budget of that wait (computed once, {@link WaitBudget}), and the outcome (its
  * placement, how long it waited, whether it waits on the replicas for a lost primary). One per session,
  * reused by every read (a connection runs one statement at a time): {@link ReadAdmitter} fills it, the
@@ -38,14 +40,14 @@ final class ReadPlan {
   /** What {@link #left} must be known to have to run the read without a wait. */
   private Position leftNeeds = Positions.EMPTY;
 
-  /** The execution begins with {@code current}, the scope bound to its thread (stored only when it changes). */
+  /** The call begins with {@code current}, the scope bound to its thread (stored only when it changes). */
   void begin(@Nullable ConsistencyScope current) {
     if (scope != current) {
       scope = current;
     }
   }
 
-  /** The consistency scope bound to the thread when the execution began, null for none. */
+  /** The consistency scope bound to the thread when the call in progress began, null for none. */
   @Nullable ConsistencyScope scope() {
     return scope;
   }

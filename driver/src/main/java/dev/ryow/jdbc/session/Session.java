@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.ConsistencyMode;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.ServerRole;
@@ -65,6 +66,12 @@ public final class Session {
   private final Transactions transactions;
   /** Lets cancel, close and abort from other threads end a replica wait. */
   private final WaitGuard guard = new WaitGuard();
+  /**
+   * The plan of the read in flight, and the consistency scope of the call in progress: captured once as a
+   * call of the face begins ({@link #beginCall}), read by everything the call records (a read's placement,
+   * the GTIDs of a write).
+   */
+  private final ReadPlan plan = new ReadPlan();
   /** Where each read runs: its home, a replica the replica set admits, or the primary. */
   private final ReadPlacer reads;
   /** The primary connection as statements use it: replaced when stale, unless the transaction holds it. */
@@ -92,12 +99,12 @@ public final class Session {
     this.link = new PrimaryLink(cluster, config, connector, session, this::wrote);
     this.replicas = new ReplicaSet(cluster, config, connector, session);
     this.consistency = new ReadConsistency(cluster, watermark,
-        config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY, new Primary(), replicas);
+        config.get(RyowProperties.GTID_CAPTURE) == GtidCaptureMode.QUERY, new Primary(), replicas, plan);
     this.transactions = new Transactions(link, replicas, consistency, log);
     this.settings = new SessionSettings(session, link, transactions,
         SessionSettings.maxRows(config.connectorProperties().getProperty("maxRows")));
-    this.reads = new ReadPlacer(replicas, new ReadAdmitter(cluster, config, replicas, session, guard), consistency,
-        transactions, guard, link);
+    this.reads = new ReadPlacer(plan, replicas, new ReadAdmitter(cluster, config, replicas, session, guard),
+        consistency, transactions, guard, link);
     this.gate = new PrimaryGate(link, transactions, consistency);
     this.fallback = new PrimaryFallback(cluster, gate, transactions, reads, guard);
     this.retries = new Retries(cluster, link, gate, fallback, transactions, replicas, reads, settings, log);
@@ -210,6 +217,14 @@ public final class Session {
     return consistency;
   }
 
+  /**
+   * The consistency mode this connection's reads use now ({@code RyowConnection.consistencyMode}): the one set
+   * on the connection, else the mode of the scope bound to the calling thread, else {@code ryow.consistency}.
+   */
+  public ConsistencyMode consistencyMode() {
+    return consistency.effectiveMode(ConsistencyScope.current());
+  }
+
   /** The cluster this connection belongs to. */
   public Cluster cluster() {
     return cluster;
@@ -223,6 +238,20 @@ public final class Session {
   // ---------------------------------------------------------------- one statement: begin, retry, done
 
   /**
+   * A call of the JDBC face begins: the consistency scope bound to the calling thread is captured, once, into
+   * the session's {@link ReadPlan}, where everything the call records finds it: the read's placement and,
+   * for a write, the scope its GTIDs join ({@link ReadConsistency}). {@link #begin} and
+   * {@link #primaryForCall} call it; the face calls it first in the other calls that may write on the
+   * primary or capture the GTIDs of writes without an {@link Execution}: {@code commit}, {@code rollback},
+   * {@code setAutoCommit}, a row written through a result set, {@code consistencyToken}. The one read of
+   * the scope's {@code ThreadLocal} on the statement path (the other, {@link #consistencyMode}, answers the
+   * public API).
+   */
+  public void beginCall() {
+    plan.begin(ConsistencyScope.current());
+  }
+
+  /**
    * Chooses the physical connection for {@code x}, waiting for the watermark on a replica when needed.
    * A query that can carry its wait is returned its replica without waiting: {@link Execution#pipelined}
    * then says to send the wait with it. The replica wait ends by the execution's deadline, and
@@ -230,7 +259,7 @@ public final class Session {
    */
   public PhysicalConnection begin(Execution x) throws SQLException {
     checkOpen();
-    reads.plan().begin(ConsistencyScope.current()); // the one look-up of the thread's scope for this execution
+    beginCall();
     PhysicalConnection target;
     try {
       target = place(x);
@@ -270,7 +299,7 @@ public final class Session {
       transactions.readsOn(r);
     }
     if (deferWait) {
-      x.pipeline(reads.plan().deferredOn(r)); // its set and budget, decided by the admission
+      x.pipeline(plan.deferredOn(r)); // its set and budget, decided by the admission
     }
     if (LOG.isTraceEnabled()) {
       LOG.trace("[{}] {} statement runs on {}", cluster.name(), x.kind(), r);
@@ -315,7 +344,7 @@ public final class Session {
     }
     boolean onPrimary = on == link.connection();
     if (x.replicaRoute && consistency.monotonicReads() && kind != StatementKind.WRITE) {
-      consistency.readCompleted(on, reads.plan().scope());
+      consistency.readCompleted(on, plan.scope());
     }
     boolean read = kind == StatementKind.READ || kind == StatementKind.PRIMARY_READ;
     if (!onPrimary) {
@@ -376,6 +405,7 @@ public final class Session {
    */
   public PhysicalConnection primaryForCall() throws SQLException {
     checkOpen();
+    beginCall();
     return gate.ensure(PrimaryLink.Patience.FAILOVER);
   }
 
@@ -455,6 +485,7 @@ public final class Session {
    */
   public void requestBoundary() {
     consistency.setConsistencyMode(null);
+    plan.begin(null); // no write of the next borrower joins the last one's scope, which is not kept alive
     reads.forgetLast();
     last = null;
   }

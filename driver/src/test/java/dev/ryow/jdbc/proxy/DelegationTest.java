@@ -228,8 +228,12 @@ class DelegationTest {
     if (type == Connection.class) {
       Connection physical = stub(Connection.class, delegate);
       DelegatingConnection w = new DelegatingConnection() {
+        /** As {@code LogicalConnection}'s ({@code Session.primaryForCall}): a closed connection refuses first. */
         @Override
-        Connection delegate() {
+        Connection delegate() throws SQLException {
+          if (closed[0]) {
+            throw new SQLException("Connection is closed", "08003");
+          }
           return physical;
         }
 
@@ -242,13 +246,6 @@ class DelegationTest {
         SQLException failed(SQLException e) {
           failures.linkFailed(on, e);
           return e;
-        }
-
-        @Override
-        void checkOpen() throws SQLException {
-          if (closed[0]) {
-            throw new SQLException("Connection is closed", "08003");
-          }
         }
       };
       return new Subject(w, delegate, reported, () -> closed[0] = true);
@@ -401,27 +398,47 @@ class DelegationTest {
     assertThat(generated).contains("getCatalog", "getTypeMap", "createBlob", "setShardingKey", "unwrap", "nativeSQL");
   }
 
+  /**
+   * Every public method of the public {@link LogicalConnection} can be called by reflection through its class from
+   * any package (pools and transaction managers do): none is left declared only by a package-private base such as
+   * {@link PhysicalWrapper}, whose public methods javac bridges into the public class, unless they are final.
+   */
   @org.junit.jupiter.api.Test
-  void theConnectionPassThroughsCheckOpenWhereTheyDidBefore() throws Exception {
+  void everyPublicMethodOfTheLogicalConnectionIsDeclaredByAPublicClass() {
+    List<String> hidden = new ArrayList<>();
+    for (Method m : LogicalConnection.class.getMethods()) {
+      if (!Modifier.isPublic(m.getDeclaringClass().getModifiers())) {
+        hidden.add(m.toString());
+      }
+    }
+    assertThat(hidden).isEmpty();
+  }
+
+  /**
+   * A pass-through's own check (here a closed connection, as {@code Session.primaryForCall} refuses it) fails the
+   * call before it reaches the delegate, and is not the delegate's exception: the hook does not see it.
+   */
+  @org.junit.jupiter.api.Test
+  void theConnectionPassThroughsOfAClosedConnectionRefuseBeforeTheDelegate() throws Exception {
     boolean[] closed = {false};
     Subject s = subject(Connection.class, closed);
     s.close().run();
     Connection c = (Connection) s.wrapper();
     assertThatThrownBy(c::getWarnings).isInstanceOf(SQLException.class).hasMessage("Connection is closed");
+    assertThatThrownBy(c::getCatalog).isInstanceOf(SQLException.class).hasMessage("Connection is closed");
     assertThat(s.delegate().calls).isEmpty();
-    c.getCatalog(); // the delegate answers for itself (Connector/J refuses on a closed connection)
-    assertThat(s.delegate().calls).hasSize(1);
+    assertThat(s.reported()).as("not a failure of the delegate").isEmpty();
   }
 
   /**
    * A {@link RecordedParameters} whose recorder is {@code recorder}, or closed; counts the open checks;
-   * its checker is a stub recording into {@code checker} (null: none).
+   * its checker is a stub recording into {@code checker} (null: none, {@link InertPreparedStatement}).
    */
   static RecordedParameters recording(dev.ryow.jdbc.session.ParameterRecorder recorder, boolean closed, int[] opens,
       @org.jspecify.annotations.Nullable Recorder checker) {
     return stub(RecordedParameters.class, (proxy, method, args) -> {
       if (method.getName().equals("checker")) {
-        return checker == null ? null : stub(java.sql.PreparedStatement.class, checker);
+        return checker == null ? InertPreparedStatement.INSTANCE : stub(java.sql.PreparedStatement.class, checker);
       }
       if (method.isDefault()) {
         return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
@@ -476,6 +493,27 @@ class DelegationTest {
         assertThat(String.valueOf(call.args()[i])).as("%s: argument %d", m, i).isEqualTo(String.valueOf(args[i]));
       }
     }
+  }
+
+  /** With nothing to check the values in the setter, the checker is the inert one: every setter still records. */
+  @org.junit.jupiter.api.Test
+  void withNothingToCheckEveryGeneratedParameterSetterRecords() throws Throwable {
+    int checked = 0;
+    for (Method m : parameterSetters()) {
+      dev.ryow.jdbc.session.ParameterRecorder recorder = new dev.ryow.jdbc.session.ParameterRecorder();
+      Object[] args = arguments(m);
+      args[0] = 1;
+      invoke(recording(recorder, false, new int[1], null), m, args);
+      Recorder physical = new Recorder();
+      recorder.replay(stub(java.sql.PreparedStatement.class, physical));
+      assertThat(physical.calls).as("%s: recorded", m).hasSize(1);
+      checked++;
+    }
+    assertThat(checked).isEqualTo(50);
+    java.sql.PreparedStatement inert = InertPreparedStatement.INSTANCE;
+    assertThat(inert.executeUpdate()).isZero();
+    assertThat(inert.isClosed()).isFalse();
+    assertThat(inert.getConnection()).isNull();
   }
 
   @org.junit.jupiter.api.Test

@@ -2,6 +2,7 @@ package dev.ryow.jdbc.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.RyowConnection;
 import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.Health;
@@ -433,6 +434,84 @@ class SessionDecisionsTest {
     w.connection().commit();
     assertThat(w.p().ran).containsExactly("INSERT INTO t VALUES (50)", "SELECT c FROM t WHERE id = 50", "COMMIT");
     assertThat(w.r1().ran).isEmpty();
+  }
+
+  /** The GTID the stub servers gave the last write. */
+  private static dev.ryow.jdbc.gtid.Position lastWrite(World w) {
+    return dev.ryow.jdbc.gtid.GtidSet.parse(StubServers.SOURCE_UUID + ":" + w.servers().written());
+  }
+
+  /**
+   * A write made on a thread inside a {@link ConsistencyScope} joins that scope, whichever call records its
+   * GTIDs: the statement itself, a {@code commit()} of a transaction whose statements ran before the scope was
+   * opened, or the capture a token asks for. The scope is captured as each call begins
+   * ({@code Session.beginCall}), never left over from an earlier call in another scope.
+   */
+  @Test
+  void aWriteMadeInsideAScopeJoinsItAndNoEarlierScope() throws SQLException {
+    World w = world("ryow.consistency=connection", P, R1);
+    RyowConnection ryow = w.connection().unwrap(RyowConnection.class);
+    dev.ryow.jdbc.gtid.Position first;
+    try (ConsistencyScope a = ConsistencyScope.open(); Statement s = w.connection().createStatement()) {
+      s.executeUpdate("INSERT INTO t VALUES (60)");
+      first = lastWrite(w);
+      assertThat(a.gtids().contains(first)).as("the statement's write joins its scope").isTrue();
+    }
+    MANUAL_COMMIT.run(w);
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("INSERT INTO t VALUES (61)"); // outside any scope; its GTID is captured at the commit
+    }
+    dev.ryow.jdbc.gtid.Position committed = lastWrite(w);
+    try (ConsistencyScope b = ConsistencyScope.open()) {
+      w.connection().commit();
+      assertThat(b.gtids().contains(committed)).as("the commit's GTIDs join the scope of the commit").isTrue();
+    }
+    w.connection().setAutoCommit(true);
+    try (Statement s = w.connection().createStatement()) {
+      s.executeUpdate("INSERT INTO t VALUES (62)"); // in connection mode, outside a scope: captured when due
+    }
+    dev.ryow.jdbc.gtid.Position due = lastWrite(w);
+    try (ConsistencyScope c = ConsistencyScope.open()) {
+      ryow.consistencyToken();
+      assertThat(c.gtids().contains(due)).as("a capture made for the token joins the scope of that call").isTrue();
+      assertThat(c.gtids().contains(first)).as("and so does what the primary had executed").isTrue();
+    }
+    try (ConsistencyScope d = ConsistencyScope.open(); Statement s = w.connection().createStatement()) {
+      assertThat(d.gtids().isEmpty()).isTrue();
+      s.executeUpdate("INSERT INTO t VALUES (63)");
+      assertThat(d.gtids().contains(lastWrite(w))).isTrue();
+    }
+  }
+
+  /**
+   * A scope opened with a mode gives it to the connections used inside it: {@code consistencyMode()} answers
+   * it, and the reads use it (here {@code none}: a read runs on the lagging replica without waiting for the
+   * connection's own write); outside, the configured mode holds again (the read waits, in vain, and falls
+   * back to the primary).
+   */
+  @Test
+  void theModeOfAScopeIsTheModeOfTheReadsInsideIt() throws SQLException {
+    World w = world("ryow.consistency=connection", P, R1);
+    RyowConnection ryow = w.connection().unwrap(RyowConnection.class);
+    LAG_THEN_WRITE.run(w);
+    try (ConsistencyScope none = ConsistencyScope.open(dev.ryow.jdbc.ConsistencyMode.NONE);
+        Statement s = w.connection().createStatement();
+        ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 70")) {
+      rs.next();
+      assertThat(ryow.consistencyMode()).isEqualTo(dev.ryow.jdbc.ConsistencyMode.NONE).isEqualTo(none.mode());
+    }
+    assertThat(count(w.r1(), "SELECT c FROM t WHERE id = 70")).as("no wait inside the scope").isEqualTo(1);
+    try (ConsistencyScope plain = ConsistencyScope.open()) {
+      assertThat(plain.modeGiven()).isFalse();
+      assertThat(ryow.consistencyMode()).as("a scope without a mode adds its writes").isEqualTo(
+          dev.ryow.jdbc.ConsistencyMode.SCOPE);
+    }
+    assertThat(ryow.consistencyMode()).isEqualTo(dev.ryow.jdbc.ConsistencyMode.CONNECTION);
+    try (Statement s = w.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT c FROM t WHERE id = 71")) {
+      rs.next();
+    }
+    assertThat(count(w.r1(), "SELECT c FROM t WHERE id = 71")).as("the lagging replica").isZero();
+    assertThat(count(w.p(), "SELECT c FROM t WHERE id = 71")).as("the fallback").isEqualTo(1);
   }
 
   private static int count(StubServers.Server s, String sql) {
