@@ -300,7 +300,11 @@ public final class Workload {
       i++;
     }
     List<Approach> approaches = new ArrayList<>();
-    for (Approach a : Approaches.all()) {
+    List<Approach> known = new ArrayList<>(Approaches.all());
+    if (approachNames != null) {
+      known.addAll(Approaches.diagnostics()); // only when named
+    }
+    for (Approach a : known) {
       if (approachNames == null || approachNames.contains(a.name())) {
         approaches.add(a);
       }
