@@ -130,17 +130,6 @@ final class Approaches {
         new HandWritten());
   }
 
-  /**
-   * Approaches that run only when named ({@code --approaches}): diagnostics that change a {@code ryow.*} setting to
-   * show what a default costs, not approaches a user would pick.
-   */
-  static List<Approach> diagnostics() {
-    return List.of(new Pooled("ryow-pooled-ryw-only", "`jdbc:ryow:` with `ryow.monotonicReads=false` (read-your-writes "
-        + "only: each read may go to any replica known to have the writes or wait there, instead of the scope's home "
-        + "replica), otherwise defaults; a diagnostic of what the JVM-wide monotonic reads cost, not a recommendation",
-        t -> t.ryowUrl("ryow.monotonicReads=false")));
-  }
-
   /** Plain Connector/J to the primary: primary-only's URL, also behind the pool. */
   static String primaryUrl(Topology t) {
     return t.mysqlUrl(t.primary());

@@ -300,11 +300,7 @@ public final class Workload {
       i++;
     }
     List<Approach> approaches = new ArrayList<>();
-    List<Approach> known = new ArrayList<>(Approaches.all());
-    if (approachNames != null) {
-      known.addAll(Approaches.diagnostics()); // only when named
-    }
-    for (Approach a : known) {
+    for (Approach a : Approaches.all()) {
       if (approachNames == null || approachNames.contains(a.name())) {
         approaches.add(a);
       }
