@@ -30,8 +30,9 @@ import org.jspecify.annotations.Nullable;
  * {@linkplain ReplicaEndpoint#stalled() stalled} is left too when another replica in rotation is not.
  * Reads pending on the primary (a read that fell back there) leave it, after reading the primary's
  * position, as soon as some replica in rotation is not stalled; while none is, the read stays on the
- * primary ({@link ReadRequirement#primaryOnly()}) and no position is read. A position that could not be read leaves
- * the read to the primary, whose state contains every replica's.
+ * primary ({@link ReadRequirement#primaryOnly()}) and no position is read, unless the primary is lost (then its
+ * position is asked for, and what the replicas received from it stands in: {@code ReadConsistency}). A position
+ * that could not be read leaves the read to the primary, whose state contains every replica's.
  *
  * <p>One per logical connection; not thread-safe; no allocation on the way through (scratch arrays).
  */
@@ -114,7 +115,7 @@ public final class MonotonicReads {
         home = turn;
       }
     }
-    if (home == null && onPrimary && onlyPrimary(pending) && !anyCanServe()) {
+    if (home == null && onPrimary && onlyPrimary(pending) && !anyCanServe() && !cluster.primary().lost()) {
       out.set(all, ofSource, source, null, null, true);
       return 0;
     }

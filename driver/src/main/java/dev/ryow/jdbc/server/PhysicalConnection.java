@@ -62,6 +62,11 @@ public final class PhysicalConnection implements AutoCloseable {
           + " JOIN performance_schema.replication_applier_status a ON a.CHANNEL_NAME = c.CHANNEL_NAME"
           + " LEFT JOIN performance_schema.replication_applier_configuration d ON d.CHANNEL_NAME = c.CHANNEL_NAME"
           + " WHERE c." + ASYNC_CHANNEL;
+  /** {@link #readReceived}: what was executed, then each channel's complete received transactions. */
+  private static final String RECEIVED_SQL =
+      "SELECT @@global.gtid_executed UNION ALL SELECT GTID_SUBTRACT(COALESCE(RECEIVED_TRANSACTION_SET, ''),"
+          + " COALESCE(QUEUEING_TRANSACTION, ''))"
+          + " FROM performance_schema.replication_connection_status";
   private static final String STATUS_WITHOUT_PS_SQL =
       "SELECT @@server_uuid, @@global.gtid_owned, @@global.gtid_executed,"
           + " @@global.read_only OR @@global.super_read_only";
@@ -316,6 +321,33 @@ public final class PhysicalConnection implements AutoCloseable {
       rs.next();
       return new ServerPosition(gtids(rs.getString(2)), owned(rs.getString(1)));
     }
+  }
+
+  /**
+   * What this replica has executed and what it received complete from its sources: {@code gtid_executed}
+   * and, per channel, {@code RECEIVED_TRANSACTION_SET} without {@code QUEUEING_TRANSACTION} (MySQL adds a
+   * GTID to the received set as the transaction's first event arrives, so the one being queued may be
+   * partial). After its source died this contains every transaction the source had sent it. Null where it
+   * cannot be read: MariaDB and servers without GTIDs (their received place may be inside a transaction),
+   * or no access to {@code performance_schema}.
+   */
+  public @Nullable Position readReceived() throws SQLException {
+    if (mariaDb || binlog) {
+      return null;
+    }
+    Position all = GtidSet.EMPTY;
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(RECEIVED_SQL)) {
+      while (rs.next()) {
+        all = all.union(gtids(rs.getString(1)));
+      }
+    } catch (SQLException e) {
+      if (Sql.isConnectionFailure(e)) {
+        throw e;
+      }
+      return null; // no access to performance_schema: nothing known of what it received
+    }
+    return all;
   }
 
   private static GtidSet gtids(@Nullable String text) {

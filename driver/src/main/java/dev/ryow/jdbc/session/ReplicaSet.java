@@ -140,6 +140,26 @@ final class ReplicaSet {
     }
   }
 
+  /**
+   * What {@code server} executed and received complete from its sources ({@link PhysicalConnection#readReceived}),
+   * on this logical connection's connection to it; null when it cannot be reached or read.
+   */
+  @Nullable Position received(ReplicaEndpoint server) {
+    Slot slot = slots[server.index()];
+    PhysicalConnection c = open(slot);
+    if (c == null) {
+      return null;
+    }
+    try {
+      return c.readReceived();
+    } catch (SQLException failure) {
+      if (Sql.isConnectionFailure(failure)) {
+        failed(slot, failure);
+      }
+      return null;
+    }
+  }
+
   /** A slot other than {@code exclude}'s whose server is reachable, from this connection's start; or null. */
   @Nullable Slot anyReachable(@Nullable ReplicaEndpoint exclude) {
     for (int i = 0; i < slots.length; i++) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -149,6 +150,83 @@ class PrimaryOutageIT {
         c.close();
       }
     }
+  }
+
+  /**
+   * A read that fell back to the primary just before the primary died is pending there: no poll of the
+   * primary sent after it will ever answer. What it saw is bounded by what the replicas received from the
+   * primary, so the reads after it go on on the replicas instead of waiting for the primary's return
+   * (before 2026-12-07 each waited up to {@code ryow.failoverTimeout}; CI saw {@link
+   * #heldConnectionsReadThroughAKilledPrimaryAndTheirWritesFailFast} read nothing for the whole outage). The
+   * pending read is confirmed through the connection's consistency token, which names the servers with
+   * reads not bounded yet: a poll of the primary may bound it between the read and the kill (the machine's
+   * speed decides that), and then the setup is tried again.
+   */
+  @Test
+  void aReadPendingOnThePrimaryWhenItDiesDoesNotHoldTheReadsAfterIt() throws Exception {
+    String primaryUuid;
+    try (Connection p = Topology.plain(PRIMARY_PORT)) {
+      primaryUuid = Topology.queryString(p, "SELECT @@server_uuid");
+    }
+    try (Connection c = DriverManager.getConnection(Topology.ryowUrl())) {
+      RyowConnection ryow = c.unwrap(RyowConnection.class);
+      int id = 0;
+      for (int attempt = 1; ; attempt++) {
+        Topology.pauseAppliers();
+        id = attempt;
+        try (Statement s = c.createStatement()) {
+          s.executeUpdate("INSERT INTO " + TABLE + " (id, v, port) VALUES (" + id + ", 0, @@port)");
+        }
+        assertThat(readRow(c, id)).as("the read of a row the replicas have not applied, attempt %d", attempt)
+            .containsExactly((long) PRIMARY_PORT, 1L);
+        Topology.awaitReplicasReceived(); // the row can reach a replica without the primary
+        Sandbox.run("kill", "primary");
+        String token = ryow.consistencyToken();
+        if (pendingServers(token).contains(primaryUuid)) {
+          break;
+        }
+        assertThat(attempt).as("attempts at a read still pending on the primary when it dies (token %s)", token)
+            .isLessThan(10);
+        Sandbox.run("restart", "primary");
+        Topology.resumeAppliers();
+      }
+      for (int port : REPLICA_PORTS) {
+        Topology.exec(port, "START REPLICA SQL_THREAD"); // the primary is away: nothing to wait for there
+      }
+      // As in an outage that lasts: the replicas' receivers cannot reach the primary, and the driver has taken
+      // both out of rotation (the read must then not wait for the primary either).
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (ryow.clusterMetrics().replicaStates().split("REPLICATION_STOPPED", -1).length - 1 < REPLICA_PORTS.size()) {
+        assertThat(System.nanoTime() - deadline).as("replicas out of rotation after the kill: %s",
+            ryow.clusterMetrics().replicaStates()).isNegative();
+        Thread.sleep(20);
+      }
+      long readAt = System.nanoTime();
+      List<Long> after = readRow(c, id);
+      System.out.printf("READ PENDING ON A DEAD PRIMARY: pending at the kill on attempt %d; the read after it ran on"
+          + " port %d in %d ms, found %d rows%n", id, after.get(0), (System.nanoTime() - readAt) / 1_000_000,
+          after.get(1));
+      assertThat(after.get(1)).as("rows %d seen by the read after the primary's death", id).isEqualTo(1L);
+      assertThat(after.get(0).intValue()).as("the port that ran the read after the primary's death")
+          .isIn(REPLICA_PORTS);
+    }
+  }
+
+  /** The {@code @@port} that ran a read of row {@code id} and how many rows it found. */
+  private static List<Long> readRow(Connection c, int id) throws SQLException {
+    try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT @@port, COUNT(*) FROM " + TABLE + " WHERE id = ?")) {
+      ps.setInt(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return List.of(rs.getLong(1), rs.getLong(2));
+      }
+    }
+  }
+
+  /** The servers a consistency token names as having reads not bounded yet (its third part; unsigned). */
+  private static List<String> pendingServers(String token) {
+    String[] parts = token.split("~", -1);
+    return parts.length < 3 ? List.of() : List.of(parts[2].split(","));
   }
 
   private record Measured(double beforePerSecond, double downPerSecond, long downMillis) {}
