@@ -8,6 +8,7 @@ import static dev.ryow.jdbc.route.MonotonicFixture.gtids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.cluster.Health;
+import dev.ryow.jdbc.cluster.PrimaryLoss;
 import dev.ryow.jdbc.cluster.ReadWatermark;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.SelectionStrategy;
@@ -156,6 +157,22 @@ class MonotonicReadsTest {
     f.poll(f.r3, U3, "1-101", "");
     assertThat(f.r3.stalled()).as("it advanced").isFalse();
     assertThat(plan(GtidSet.EMPTY)).as("r3 advances: the primary's position is read, then r3 may serve").isEqualTo(1);
+    assertThat(probes(1)).containsExactly(f.primary);
+  }
+
+  @Test
+  void aReadOnALostPrimaryAsksForItsPositionEvenWhileEveryReplicaIsStalled() {
+    jvm.observed(P, f.tick());
+    for (ReplicaEndpoint r : List.of(f.r1, f.r2, f.r3)) {
+      r.behind(true, Positions.EMPTY);
+      assertThat(r.waitMissed(true, r.knownExecuted())).isTrue();
+    }
+    assertThat(plan(GtidSet.EMPTY)).as("the primary answers: the read stays there, no position read").isZero();
+    assertThat(req.primaryOnly()).isTrue();
+
+    PrimaryLoss.mark(f.cluster);
+    assertThat(plan(GtidSet.EMPTY)).as("the primary is lost: staying there serves nothing, its position is asked for")
+        .isEqualTo(1);
     assertThat(probes(1)).containsExactly(f.primary);
   }
 
