@@ -313,28 +313,14 @@ public final class ReadConsistency {
   }
 
   /**
-   * When the primary cannot be reached, an upper bound of what reads pending on it saw, read on every
-   * replica instead: what each executed and received complete from it ({@link ReplicaSet#received}). Every
-   * transaction the primary had committed when such a read completed reached the replicas' relay logs a
-   * moment after its commit, unless the primary died in that moment: such a transaction was never sent,
-   * and it is not required (as a write only the dead primary has is lost with it, {@code LostGtidRule}).
-   * Without this bound every read of the scope would wait for the primary's return. Null when a replica
-   * (one not vacant) does not answer: what it received is unknown, and the reads stay pending.
+   * When the primary cannot be reached, an upper bound of what reads pending on it saw: what every replica
+   * executed and received complete ({@link ReplicaSet#receivedByEveryReplica}). A transaction the primary
+   * committed and died before sending is not required, as a write only the dead primary has is lost with it
+   * (docs/architecture/monotonic-reads.md). Null when a replica does not answer: the reads stay pending.
    */
   private @Nullable ServerPosition receivedFromThePrimary() {
-    Position received = Positions.EMPTY;
-    for (ReplicaEndpoint e : cluster.servers()) {
-      if (e == cluster.primaryEndpoint() || e.vacant()) {
-        continue;
-      }
-      Position r = replicas.received(e);
-      cluster.metrics().positionRead();
-      if (r == null) {
-        return null;
-      }
-      received = received.union(r);
-    }
-    if (received.isEmpty()) {
+    Position received = replicas.receivedByEveryReplica();
+    if (received == null) {
       return null;
     }
     LOG.debug("[{}] the primary is unreachable: reads pending on it are bounded by what the replicas received ({})",

@@ -4,6 +4,7 @@ import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.gtid.Position;
+import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.ConnectorJ;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.ServerPosition;
@@ -141,11 +142,29 @@ final class ReplicaSet {
   }
 
   /**
-   * What {@code server} executed and received complete from its sources ({@link PhysicalConnection#readReceived}),
-   * on this logical connection's connection to it; null when it cannot be reached or read.
+   * What every replica (the primary's place and vacant ones aside) executed and received complete from its
+   * sources ({@link PhysicalConnection#readReceived}), on this logical connection's connections to them: one
+   * round trip each. Every transaction the primary had sent is in it. Null when one cannot be reached or read,
+   * or none has anything.
    */
-  @Nullable Position received(ReplicaEndpoint server) {
-    Slot slot = slots[server.index()];
+  @Nullable Position receivedByEveryReplica() {
+    Position all = Positions.EMPTY;
+    ReplicaEndpoint primary = cluster.primaryEndpoint();
+    for (Slot slot : slots) {
+      if (slot.endpoint == primary || slot.endpoint.vacant()) {
+        continue;
+      }
+      Position received = received(slot);
+      cluster.metrics().positionRead();
+      if (received == null) {
+        return null;
+      }
+      all = all.union(received);
+    }
+    return all.isEmpty() ? null : all;
+  }
+
+  private @Nullable Position received(Slot slot) {
     PhysicalConnection c = open(slot);
     if (c == null) {
       return null;
