@@ -42,6 +42,14 @@ class MonotonicReadsTest {
     return out;
   }
 
+  /** Every replica is behind and missed a wait: predicted stalled. */
+  private void everyReplicaStalled() {
+    for (ReplicaEndpoint r : List.of(f.r1, f.r2, f.r3)) {
+      r.behind(true, Positions.EMPTY);
+      assertThat(r.waitMissed(true, r.knownExecuted())).isTrue();
+    }
+  }
+
   private int plan(GtidSet writes) {
     return planner.plan(writes, states, 1, req);
   }
@@ -146,10 +154,7 @@ class MonotonicReadsTest {
   @Test
   void aReadOnThePrimaryStaysThereWhileEveryReplicaIsStalledElseItsPositionIsRead() {
     jvm.observed(P, f.tick());
-    for (ReplicaEndpoint r : List.of(f.r1, f.r2, f.r3)) {
-      r.behind(true, Positions.EMPTY);
-      assertThat(r.waitMissed(true, r.knownExecuted())).isTrue();
-    }
+    everyReplicaStalled();
     assertThat(plan(GtidSet.EMPTY)).isZero();
     assertThat(req.primaryOnly()).isTrue();
     assertThat(order()).isEmpty();
@@ -163,10 +168,7 @@ class MonotonicReadsTest {
   @Test
   void aReadOnALostPrimaryAsksForItsPositionEvenWhileEveryReplicaIsStalled() {
     jvm.observed(P, f.tick());
-    for (ReplicaEndpoint r : List.of(f.r1, f.r2, f.r3)) {
-      r.behind(true, Positions.EMPTY);
-      assertThat(r.waitMissed(true, r.knownExecuted())).isTrue();
-    }
+    everyReplicaStalled();
     assertThat(plan(GtidSet.EMPTY)).as("the primary answers: the read stays there, no position read").isZero();
     assertThat(req.primaryOnly()).isTrue();
 
