@@ -100,7 +100,8 @@ final class PrimaryFallback {
     long waited = (System.nanoTime() - sinceNanos) / 1_000_000;
     return new SQLTransientException("[" + cluster.name() + "] the primary " + cluster.primaryEndpoint()
         + " is unreachable (no writable server found), and no replica had what this read must see (this connection's"
-        + " writes, and with the default consistency every write of this JVM) within " + waited + " ms ("
+        + " writes, with the default consistency every write of this JVM, and no older state than the reads before it"
+        + " showed) within " + waited + " ms ("
         + RyowProperties.FAILOVER_TIMEOUT_MILLIS.name() + "=" + cluster.settings().failoverTimeoutMillis() + " ms): retry the"
         + " read; a replica that received the writes applies them, and the primary's return or a failover makes them"
         + " readable.", "HYT00");
