@@ -84,7 +84,8 @@ class ConnectorJVersionIT {
         .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("mysql-connector-j"))
         .collect(Collectors.joining(File.pathSeparator)) + File.pathSeparator + unsupported;
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-cp", classPath, ConnectorJProbeMain.class.getName(), Topology.ryowUrl())
+    Process p = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath,
+        ConnectorJProbeMain.class.getName(), Topology.ryowUrl())
         .redirectErrorStream(true)
         .start();
     List<String> lines = new ArrayList<>();

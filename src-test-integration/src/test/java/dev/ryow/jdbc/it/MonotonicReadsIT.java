@@ -312,7 +312,8 @@ class MonotonicReadsIT {
 
   private Handoff acrossProcesses(String url) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+    Process p = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+        System.getProperty("java.class.path"),
         MonotonicReaderMain.class.getName(), url, "200")
         .redirectErrorStream(true)
         .start();

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class TokenAcrossSwitchoverIT {
   private static final String TABLE = "it_scope";
   /** Switchovers and back. */
-  private static final int ROUNDS = 3;
+  private static final int ROUNDS = 2;
   private static final int NEW_PRIMARY_PORT = REPLICA_PORTS.get(0);
   /** After {@code switchover replica1}, the old primary and replica2 replicate from replica1. */
   private static final int[] REPLICAS_AFTER_SWITCH = {PRIMARY_PORT, REPLICA_PORTS.get(1)};

@@ -37,7 +37,8 @@ public final class TokenWriterMain {
   /** Runs this writer in a new JVM on {@code url}; returns the token it printed. */
   static String run(String url, int id, int value) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+    Process p = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+        System.getProperty("java.class.path"),
         TokenWriterMain.class.getName(), url, String.valueOf(id), String.valueOf(value))
         .redirectErrorStream(true)
         .start();
