@@ -47,7 +47,8 @@ import java.util.concurrent.atomic.LongAdder;
  * approaches connect through them; lag injection and counting do not), adding {@code D} ms each way,
  * and counts round trips; {@code --repeat} runs every cell N times, in rounds. Servers from
  * {@code RYOW_SANDBOX_URL} (see {@link Topology}). Writes {@code workload.md}, {@code workload.svg},
- * {@code workload.csv} and {@code workload-targets.tsv} into the output folder.
+ * {@code workload.csv} and {@code workload-targets.tsv} into the output folder. Every cell (a warm-up window too)
+ * starts once both replicas have caught up with the primary, so that no cell inherits the backlog of the one before.
  *
  * <p>Fleet options (issue 40): {@code --page read-heavy} makes each page one write and
  * {@value PageRead#READ_HEAVY_READS} reads (unless {@code --reads} says otherwise), some of them ranges and joins
@@ -575,6 +576,9 @@ public final class Workload {
       throw new IllegalArgumentException("--open-loop needs primary-only-pooled or primary-only among the approaches:"
           + " its closed-loop pages per second set the rate");
     }
+    // Each cell starts with the replicas caught up: the cell before it (primary-only at full speed leaves them
+    // seconds behind) must not put its backlog into this one's waits, stalls and replica CPU.
+    topology.awaitReplicasCaughtUp(120);
     Lag lag = new Lag(condition);
     ApplyDelaySampler sampler = null;
     // Cells run one approach at a time: the counters of its URL's cluster over the cell are the cell's.
@@ -707,9 +711,11 @@ public final class Workload {
         driverReads = a.replicaReads() + a.primaryReads() - b.replicaReads() - b.primaryReads();
         long waits = a.waits() - b.waits();
         long positionReads = a.positionReads() - b.positionReads();
-        log.println(String.format(Locale.ROOT, "    driver: %d reads, %d waits (%.3f per read, %.3f per page), %d position"
-            + " reads (%.3f per read), %d stalled skips", driverReads, waits, (double) waits / Math.max(1, driverReads),
-            (double) waits / Math.max(1, iterations.sum()), positionReads, (double) positionReads / Math.max(1, driverReads),
+        long shared = a.waitsShared() - b.waitsShared();
+        log.println(String.format(Locale.ROOT, "    driver: %d reads, %d waits (%.3f per read, %.3f per page), %d rides on"
+            + " another read's wait (%.3f per read), %d position reads (%.3f per read), %d stalled skips", driverReads,
+            waits, (double) waits / Math.max(1, driverReads), (double) waits / Math.max(1, iterations.sum()), shared,
+            (double) shared / Math.max(1, driverReads), positionReads, (double) positionReads / Math.max(1, driverReads),
             stalledSkips));
       }
       long[] byReplica = new long[after.replicaReadsByServer.length];

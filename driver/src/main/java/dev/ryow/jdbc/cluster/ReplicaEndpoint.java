@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.cluster;
 
+import dev.ryow.jdbc.cluster.wait.SharedWait;
 import dev.ryow.jdbc.cluster.wait.Smoothed;
 import dev.ryow.jdbc.config.HostSpec;
 import dev.ryow.jdbc.gtid.Position;
@@ -30,6 +31,8 @@ public final class ReplicaEndpoint {
   private final int index;
   private final AtomicReference<Position> knownExecuted = new AtomicReference<>(Positions.EMPTY);
   private final Semaphore waitPermits;
+  /** The latest wait sent here that other reads may ride on ({@link SharedWait}), or null. */
+  private final AtomicReference<@Nullable SharedWait> sharedWait = new AtomicReference<>();
   private volatile @Nullable String serverUuid;
   private final AtomicReference<HealthState> state = new AtomicReference<>(HealthState.INITIAL);
   /** Its progress as polls and waits saw it: whether it is predicted stalled ({@link StallRule}). */
@@ -273,6 +276,29 @@ public final class ReplicaEndpoint {
   /** Gives back a waiter slot. */
   public void exitWait() {
     waitPermits.release();
+  }
+
+  /**
+   * The wait sent here that a read needing {@code needed} may ride on instead of sending its own
+   * ({@link SharedWait#covers}), or null.
+   */
+  public @Nullable SharedWait sharedWaitCovering(Position needed, long nowNanos) {
+    SharedWait w = sharedWait.get();
+    return w != null && w.covers(needed, nowNanos) ? w : null;
+  }
+
+  /** A read sends {@code wait} here: later reads that need no more ride on it. */
+  public void sharedWaitStarted(SharedWait wait) {
+    sharedWait.set(wait);
+  }
+
+  /**
+   * {@code wait} ended ({@code reached}: what it waited for was {@linkplain #learn learned} first): its riders go
+   * on, and no read joins it any more.
+   */
+  public void sharedWaitEnded(SharedWait wait, boolean reached) {
+    sharedWait.compareAndSet(wait, null);
+    wait.end(reached);
   }
 
   /** A wait on it reached its set in {@code nanos} (the wait, with the query it was sent with). */

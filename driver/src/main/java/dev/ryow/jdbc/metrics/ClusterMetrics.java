@@ -14,6 +14,7 @@ public final class ClusterMetrics {
   private final LongAdder waitNanos = new LongAdder();
   private final WaitHistogram waitTimes = new WaitHistogram();
   private final LongAdder waitsSkipped = new LongAdder();
+  private final LongAdder waitsShared = new LongAdder();
   private final LongAdder waitsTimedOut = new LongAdder();
   private final LongAdder waitsFailed = new LongAdder();
   private final LongAdder fallbacksToPrimary = new LongAdder();
@@ -73,6 +74,14 @@ public final class ClusterMetrics {
   /** A replica read needed no wait: the replica was known to have the watermark. */
   public void waitSkipped() {
     waitsSkipped.increment();
+  }
+
+  /**
+   * A replica read rode on another read's wait for the same set (or a larger one) on the same replica, and ran
+   * there when that wait reached it: no wait of its own was sent.
+   */
+  public void waitShared() {
+    waitsShared.increment();
   }
 
   /** A wait returned 1. */
@@ -262,6 +271,7 @@ public final class ClusterMetrics {
         transactionsReplayed.sum(),
         transactionReplaysRefused.sum(),
         positionReads.sum(),
+        waitsShared.sum(),
         waitTimes.percentileMillis(50),
         waitTimes.percentileMillis(99),
         replicasInRotation,

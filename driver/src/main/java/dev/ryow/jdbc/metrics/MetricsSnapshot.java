@@ -43,6 +43,8 @@ package dev.ryow.jdbc.metrics;
  *     application got the original error
  * @param positionReads positions ({@code gtid_owned}, {@code gtid_executed}) read on demand so that a
  *     monotonic read could leave the server its scope's earlier reads ran on (one round trip each)
+ * @param waitsShared replica reads that rode on another read's wait for the same set on the same replica
+ *     instead of sending one of their own, and ran there once it reached the set (not in {@code waits})
  * @param waitP50Millis median time of a wait on a replica (its {@code WAIT_FOR_EXECUTED_GTID_SET} round trip,
  *     alone or sent with the read), since the cluster started, in ms, to within 25 % (0: no waits yet)
  * @param waitP99Millis the 99th percentile of the same
@@ -84,6 +86,7 @@ public record MetricsSnapshot(
     long transactionsReplayed,
     long transactionReplaysRefused,
     long positionReads,
+    long waitsShared,
     double waitP50Millis,
     double waitP99Millis,
     long replicasInRotation,
@@ -109,9 +112,12 @@ public record MetricsSnapshot(
     return reads == 0 ? 0 : (double) stalledSkips / reads;
   }
 
-  /** Share of replica reads that needed no wait round trip, 0..1 (0 when there were none). */
+  /**
+   * Share of replica reads that needed no wait, 0..1 (0 when there were none): neither a wait round trip of their
+   * own nor a ride on another read's ({@link #waitsShared}).
+   */
   public double noWaitShare() {
-    long replicaEligible = waitsSkipped + waits;
+    long replicaEligible = waitsSkipped + waits + waitsShared;
     return replicaEligible == 0 ? 0 : (double) waitsSkipped / replicaEligible;
   }
 }

@@ -3,6 +3,7 @@ package dev.ryow.jdbc.session;
 import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.cluster.Cluster;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
+import dev.ryow.jdbc.cluster.wait.SharedWait;
 import dev.ryow.jdbc.config.RyowConfig;
 import dev.ryow.jdbc.config.RyowProperties;
 import dev.ryow.jdbc.gtid.Position;
@@ -17,6 +18,7 @@ import dev.ryow.jdbc.server.Sql;
 import dev.ryow.jdbc.server.WaitOutcome;
 import java.sql.SQLException;
 import java.sql.SQLTransientException;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * ({@link ReplicaSelector}), "wait or skip?" (known position, waiter cap: {@link ReadAdmission}), "what on
  * failure?" ({@link FallbackPolicy}). Each decision and its outcome go into the read's {@link ReadPlan}, which
  * the caller passes in and reads back. A read waits on at most one replica, so no read blocks longer than
- * {@code ryow.waitTimeout} plus connection set-up.
+ * {@code ryow.waitTimeout} plus connection set-up. A read that must wait where another read of the JVM already
+ * waits for a set that holds its own rides on that wait ({@link SharedWait}, for at most half of its budget:
+ * {@link SharedWaits}) instead of sending one more: the replica serves one wait for them all.
  */
 final class ReadAdmitter {
   private final Cluster cluster;
@@ -40,6 +44,8 @@ final class ReadAdmitter {
   private final ReadAdmission<ReplicaSet.Slot> admission = new ReadAdmission<>();
   /** "What on failure?" once no replica could serve a read in time. */
   private final FallbackPolicy fallback;
+  /** Whether the read must stop riding on another's wait ({@link WaitGuard#stopRequested}), made once. */
+  private final BooleanSupplier stopRequested;
 
   ReadAdmitter(Cluster cluster, RyowConfig config, ReplicaSet replicas, SessionState session, WaitGuard guard) {
     this.cluster = cluster;
@@ -47,6 +53,7 @@ final class ReadAdmitter {
     this.session = session;
     this.guard = guard;
     this.waits = new ReplicaWait(cluster, guard);
+    this.stopRequested = guard::stopRequested;
     this.metrics = cluster.metrics();
     this.fallback = new FallbackPolicy(config, cluster.fallbackBudget());
     this.order = new ReplicaEndpoint[replicas.size()];
@@ -244,24 +251,63 @@ final class ReadAdmitter {
       }
       case WAIT -> { }
     }
+    long boundMillis = cluster.waits().waitBoundMillis(e.smoothedWait());
+    SharedWait ridden = e.sharedWaitCovering(watermark, System.nanoTime());
+    if (ridden != null) {
+      long t0 = System.nanoTime();
+      boolean reached = ride(ridden, SharedWaits.rideNanos(WaitBudget.millis(boundMillis, deadlineNanos, t0)));
+      long rode = Math.max(1, System.nanoTime() - t0);
+      if (Thread.currentThread().isInterrupted()) {
+        metrics.waitFailed(); // as a wait of its own that an interrupt ended
+        admission.waitFailed(false, e, slot);
+        return null;
+      }
+      if (reached && e.knownExecuted().contains(watermark)) {
+        plan.waited(rode);
+        metrics.waitShared();
+        return use(plan, slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
+      }
+      if (e.stalled() && !cluster.tracker().primaryLost()) {
+        // the wait ridden on found it stalled: passed over at once, as a read that found it so would be
+        if (!admission.wasStalled()) {
+          metrics.stalledSkipped();
+        }
+        admission.stalled(e, slot);
+        return null;
+      }
+      boundMillis = SharedWaits.afterRide(boundMillis, rode);
+    }
     if (!e.tryEnterWait()) {
       metrics.waitCapped();
       admission.capped(e, slot);
       return null;
     }
-    long boundMillis = cluster.waits().waitBoundMillis(e.smoothedWait());
     if (deferWait) {
       long now = System.nanoTime();
       // WaitBudget.EXPIRED becomes 1 ms: the statement's own timer (StatementTimeouts.within) then ends it
-      plan.defer(slot, watermark, cluster.waits().waitSeconds(WaitBudget.millis(boundMillis, deadlineNanos, now)), now);
+      long budgetMillis = WaitBudget.millis(boundMillis, deadlineNanos, now);
+      SharedWait shared = new SharedWait(watermark, now, budgetMillis);
+      plan.defer(slot, watermark, cluster.waits().waitSeconds(budgetMillis), now, shared);
+      e.sharedWaitStarted(shared);
       return use(plan, slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
     }
-    WaitOutcome outcome;
+    WaitOutcome outcome = WaitOutcome.FAILED;
     long t0 = System.nanoTime();
     long waited;
+    SharedWait shared = new SharedWait(watermark, t0, WaitBudget.millis(boundMillis, deadlineNanos, t0));
+    e.sharedWaitStarted(shared);
     try {
       outcome = waits.run(c, watermark, boundMillis, deadlineNanos);
+      // what the wait found is made known before its riders go on
+      if (outcome == WaitOutcome.REACHED) {
+        slot.verified = watermark;
+        e.learn(watermark, c.identity().serverUuid());
+      } else if (outcome == WaitOutcome.TIMED_OUT) {
+        e.waitCut(); // as a deferred wait's: a wait the learned bound cut backs the next bound off
+        e.waitMissed(true, watermark);
+      }
     } finally {
+      e.sharedWaitEnded(shared, outcome == WaitOutcome.REACHED);
       e.exitWait();
       waited = Math.max(1, System.nanoTime() - t0);
       plan.waited(waited);
@@ -269,14 +315,10 @@ final class ReadAdmitter {
     }
     if (outcome == WaitOutcome.REACHED) {
       e.waited(waited);
-      slot.verified = watermark;
-      e.learn(watermark, c.identity().serverUuid());
       return use(plan, slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
     }
     if (outcome == WaitOutcome.TIMED_OUT) {
       metrics.waitTimedOut();
-      e.waitCut(); // as a deferred wait's: a wait the learned bound cut backs the next bound off
-      e.waitMissed(true, watermark);
     } else {
       metrics.waitFailed();
     }
@@ -290,13 +332,13 @@ final class ReadAdmitter {
     if (slot == null) {
       return;
     }
-    long waited = endDeferredWait(plan, slot);
-    slot.endpoint.waited(waited);
     PhysicalConnection c = slot.connection;
     slot.verified = plan.watermark();
     if (c != null) {
       slot.endpoint.learn(plan.watermark(), c.identity().serverUuid());
     }
+    long waited = endDeferredWait(plan, slot, true);
+    slot.endpoint.waited(waited);
   }
 
   /**
@@ -309,11 +351,11 @@ final class ReadAdmitter {
     // called only while a deferred wait is pending
     ReplicaSet.Slot slot = java.util.Objects.requireNonNull(plan.deferredSlot());
     plan.awaitingReplica(false);
-    endDeferredWait(plan, slot);
+    slot.endpoint.waitCut();
+    slot.endpoint.waitMissed(true, plan.watermark()); // known before its riders go on
+    endDeferredWait(plan, slot, false);
     replicas.unpin(slot);
     metrics.waitTimedOut();
-    slot.endpoint.waitCut();
-    slot.endpoint.waitMissed(true, plan.watermark());
     PhysicalConnection back = backToTheHomeLeft(plan, wantAutoCommit);
     if (back != null) {
       return back;
@@ -327,6 +369,7 @@ final class ReadAdmitter {
     ReplicaSet.Slot slot = plan.deferredSlot();
     if (slot != null) {
       plan.endDeferred(System.nanoTime());
+      endShared(plan, slot, false);
       slot.endpoint.exitWait();
       replicas.unpin(slot);
     }
@@ -344,12 +387,42 @@ final class ReadAdmitter {
     return replicas.failed(on, cause);
   }
 
-  private long endDeferredWait(ReadPlan plan, ReplicaSet.Slot slot) {
+  private long endDeferredWait(ReadPlan plan, ReplicaSet.Slot slot, boolean reached) {
     long waited = plan.endDeferred(System.nanoTime());
+    endShared(plan, slot, reached);
     slot.endpoint.exitWait();
     plan.waited(waited);
     metrics.waited(waited);
     return waited;
+  }
+
+  /** The deferred wait's riders go on ({@code reached}: what it waited for was learned first). */
+  private static void endShared(ReadPlan plan, ReplicaSet.Slot slot, boolean reached) {
+    SharedWait shared = plan.takeShared();
+    if (shared != null) {
+      slot.endpoint.sharedWaitEnded(shared, reached);
+    }
+  }
+
+  /**
+   * Rides on another read's wait ({@link SharedWait}) for at most {@code nanos}: returns whether it ended having
+   * reached its set. A cancel or close from another thread ends the ride at once ({@link WaitGuard}); an
+   * interrupt ends it too, the flag kept set, as it ends a wait of the read's own.
+   */
+  private boolean ride(SharedWait shared, long nanos) throws SQLException {
+    guard.ridingOn(shared);
+    try {
+      shared.await(nanos, stopRequested);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      guard.ridingOn(null);
+    }
+    if (guard.stopRequested()) {
+      throw guard.stopped();
+    }
+    return shared.reached();
   }
 
   private @Nullable PhysicalConnection fallBack(ReadPlan plan, FallbackPolicy.Reason reason,

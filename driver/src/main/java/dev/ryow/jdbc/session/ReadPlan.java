@@ -3,6 +3,7 @@ package dev.ryow.jdbc.session;
 import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.ReadPlacement;
 import dev.ryow.jdbc.cluster.ReplicaEndpoint;
+import dev.ryow.jdbc.cluster.wait.SharedWait;
 import dev.ryow.jdbc.gtid.Position;
 import dev.ryow.jdbc.gtid.Positions;
 import dev.ryow.jdbc.server.PhysicalConnection;
@@ -32,6 +33,8 @@ final class ReadPlan {
   private ReplicaSet.@Nullable Slot deferredSlot;
   /** The set the deferred wait waits for. */
   private Position watermark = Positions.EMPTY;
+  /** The deferred wait as other reads ride on it ({@link SharedWait}), ended with it. */
+  private @Nullable SharedWait shared;
   private long deferredSinceNanos;
   /** The deferred wait's budget, as sent with the query. */
   private BigDecimal waitSeconds = BigDecimal.ZERO;
@@ -87,10 +90,14 @@ final class ReadPlan {
     awaitingReplica = awaiting;
   }
 
-  /** The wait on {@code slot} for {@code set} is left to the statement, with a budget of {@code seconds}. */
+  /**
+   * The wait on {@code slot} for {@code set} is left to the statement, with a budget of {@code seconds}; other
+   * reads may ride on it as {@code shared}.
+   */
   @SuppressWarnings("ReferenceEquality") // the same objects: nothing to store (see the class comment)
-  void defer(ReplicaSet.Slot slot, Position set, BigDecimal seconds, long nowNanos) {
+  void defer(ReplicaSet.Slot slot, Position set, BigDecimal seconds, long nowNanos, SharedWait shared) {
     deferredSlot = slot;
+    this.shared = shared;
     if (watermark != set) {
       watermark = set;
     }
@@ -109,6 +116,13 @@ final class ReadPlan {
   long endDeferred(long nowNanos) {
     deferredSlot = null;
     return Math.max(1, nowNanos - deferredSinceNanos);
+  }
+
+  /** The deferred wait as other reads ride on it, forgotten as it is returned (ended once, by the caller). */
+  @Nullable SharedWait takeShared() {
+    SharedWait w = shared;
+    shared = null;
+    return w;
   }
 
   /** This plan, when its deferred wait is pending on {@code on}: what the query carries; else null. */

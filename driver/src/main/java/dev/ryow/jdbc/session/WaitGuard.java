@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.session;
 
+import dev.ryow.jdbc.cluster.wait.SharedWait;
 import dev.ryow.jdbc.server.PhysicalConnection;
 import dev.ryow.jdbc.server.StatementTimeouts;
 import java.sql.SQLException;
@@ -10,13 +11,15 @@ import org.jspecify.annotations.Nullable;
  * What other threads may do to a logical connection's replica wait while it runs: a
  * {@code Statement.cancel()} of the statement that waits, or {@code Connection.close()}/{@code abort}.
  * Each ends the wait in progress at once ({@link PhysicalConnection#cancelWait()}, Connector/J's
- * {@code KILL QUERY}) and keeps the next slice of a long wait from starting. Everything here is safe
+ * {@code KILL QUERY}), or wakes it when it rides on another read's wait ({@link SharedWait}), and keeps the
+ * next slice of a long wait from starting. Everything here is safe
  * to call from any thread; the waiting thread alone calls {@link #enter}, {@link #exit} and
  * {@link #waitingOn}.
  */
 final class WaitGuard {
   private volatile @Nullable Object owner;
   private volatile @Nullable PhysicalConnection waitingOn;
+  private volatile @Nullable SharedWait ridingOn;
   private volatile boolean cancelled;
   private volatile boolean closed;
 
@@ -30,11 +33,17 @@ final class WaitGuard {
   void exit() {
     owner = null;
     waitingOn = null;
+    ridingOn = null;
   }
 
   /** The waiting thread is about to wait on {@code c} (null: between waits). */
   void waitingOn(@Nullable PhysicalConnection c) {
     waitingOn = c;
+  }
+
+  /** The waiting thread is about to ride on {@code w}, another read's wait (null: done riding). */
+  void ridingOn(@Nullable SharedWait w) {
+    ridingOn = w;
   }
 
   /** {@code Statement.cancel()} of {@code statement}: ends its wait, if it is the one waiting; returns whether it was. */
@@ -57,6 +66,10 @@ final class WaitGuard {
     PhysicalConnection c = waitingOn;
     if (c != null) {
       c.cancelWait();
+    }
+    SharedWait w = ridingOn;
+    if (w != null) {
+      w.wake();
     }
   }
 
