@@ -48,7 +48,8 @@ import java.util.concurrent.atomic.LongAdder;
  * and counts round trips; {@code --repeat} runs every cell N times, in rounds. Servers from
  * {@code RYOW_SANDBOX_URL} (see {@link Topology}). Writes {@code workload.md}, {@code workload.svg},
  * {@code workload.csv} and {@code workload-targets.tsv} into the output folder. Every cell (a warm-up window too)
- * starts once both replicas have caught up with the primary, so that no cell inherits the backlog of the one before.
+ * starts once both replicas have caught up with the primary and every server is quiet (at most 5 % of a CPU over a
+ * second, by its own counters), so that no cell inherits the backlog of the one before.
  *
  * <p>Fleet options (issue 40): {@code --page read-heavy} makes each page one write and
  * {@value PageRead#READ_HEAVY_READS} reads (unless {@code --reads} says otherwise), some of them ranges and joins
@@ -570,15 +571,50 @@ public final class Workload {
     return w.describe(approach.name(), window);
   }
 
+  /** A server is quiet when it used at most this share of one CPU over {@link #QUIET_WINDOW_MILLIS}. */
+  private static final double QUIET_CPU = 0.05;
+  private static final long QUIET_WINDOW_MILLIS = 1000;
+  private static final long QUIET_WAIT_MAX_MILLIS = 60_000;
+
+  /**
+   * Waits until every server used at most {@link #QUIET_CPU} of a CPU over a window of {@link #QUIET_WINDOW_MILLIS}
+   * (its own counters), at most {@link #QUIET_WAIT_MAX_MILLIS}; says so in the log when one never was.
+   */
+  private void awaitServersQuiet() throws InterruptedException {
+    if (!cpu.measures()) {
+      return;
+    }
+    long deadline = System.nanoTime() + QUIET_WAIT_MAX_MILLIS * 1_000_000L;
+    while (true) {
+      long[] before = cpu.read();
+      Thread.sleep(QUIET_WINDOW_MILLIS);
+      long[] used = CpuClock.used(before, cpu.read());
+      boolean quiet = used.length > 0;
+      for (int i = 1; i < used.length; i++) {
+        quiet &= used[i] <= QUIET_CPU * QUIET_WINDOW_MILLIS * 1_000_000L;
+      }
+      if (quiet || used.length == 0) {
+        return;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        log.println("    servers still busy before the cell (CPU ns over " + QUIET_WINDOW_MILLIS + " ms, client first): "
+            + Arrays.toString(used));
+        return;
+      }
+    }
+  }
+
   private Cell cell(Approach approach, Condition condition, String table, int duration, String label, int run,
       double share, double rate) throws Exception {
     if (Double.isNaN(rate)) {
       throw new IllegalArgumentException("--open-loop needs primary-only-pooled or primary-only among the approaches:"
           + " its closed-loop pages per second set the rate");
     }
-    // Each cell starts with the replicas caught up: the cell before it (primary-only at full speed leaves them
-    // seconds behind) must not put its backlog into this one's waits, stalls and replica CPU.
+    // Each cell starts with the replicas caught up and every server quiet: the cell before it (primary-only at full
+    // speed leaves the replicas seconds behind, and a server flushes pages after a burst of writes) must not put
+    // its backlog into this one's waits, stalls and server CPU.
     topology.awaitReplicasCaughtUp(120);
+    awaitServersQuiet();
     Lag lag = new Lag(condition);
     ApplyDelaySampler sampler = null;
     // Cells run one approach at a time: the counters of its URL's cluster over the cell are the cell's.

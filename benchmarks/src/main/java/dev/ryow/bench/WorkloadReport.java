@@ -371,7 +371,7 @@ final class WorkloadReport {
       for (int i = 0; i < fleet.budgets().length; i++) {
         b.add((i == 0 ? "primary" : "replica" + i) + " " + Fleet.budgetText(fleet.budgets()[i]));
       }
-      l.add("- Hosts model: each server in a CPU budget of its own (sandbox hosts mode, cgroup `cpu` quota, 10 ms period): "
+      l.add("- Hosts model: each server in a CPU budget of its own (sandbox hosts mode, cgroup `cpu` quota per 2 ms period): "
           + String.join(", ", b) + " (" + names.size() + " servers); the clients outside, on the machine's CPUs");
     }
     for (String w : fleet.warmups()) {
