@@ -9,41 +9,28 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTransientException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Reads that need the same write on the same replica share one wait there ({@code SharedWait}): while the
- * replicas' appliers are blocked, several connections of the JVM (each its own, no pool) read a row just
- * written; one of them sends its wait, the others ride on it in the JVM. Once the appliers go on, every read
- * returns the row from a replica (asked of the server that ran it: {@code @@port}), and the replicas ran fewer
- * {@code WAIT_FOR_EXECUTED_GTID_SET} than there were reads (their digest counts): each read either sent a wait
- * or rode on one ({@code waitsShared}), none both and none neither.
+ * Reads that need the same write on the same replica share one wait there ({@code SharedWait}), on the defaults:
+ * one connection writes a row, and at once four other connections of the JVM (each its own, no pool) read it.
+ * The write is not on the replicas yet, so the first of them sends its wait with its query and the others ride on
+ * it in the JVM. Over the rounds, every read returns its row; the replicas ran exactly the waits the driver counts
+ * (their digest counts of the wait sent in a query's packet), and some reads rode on another's wait instead: fewer
+ * waits than reads that waited.
  */
-@AboutSettings(value = "ryow.fallback", why = "a read that no replica serves in time fails instead of running on the"
-    + " primary (error): with the default the learned wait bound (WaitBound) ends a wait on a blocked replica within"
-    + " milliseconds, before the test can see the others ride on it")
 class SharedWaitIT {
   private static final String TABLE = "it_shared_wait";
   /** Readers, each on a logical connection of its own. */
   private static final int READERS = 4;
-  /**
-   * The longest {@code ryow.waitTimeout} whose wait still travels in the query's packet (one slice, 1 s): the
-   * readers arrive while it runs. {@code ryow.fallback=error} keeps it that long (no learned bound).
-   */
-  private static final String[] SETTINGS = {"ryow.waitTimeout=1000", "ryow.fallback=error"};
-  /** How long a ride may take to show before an attempt counts as inconclusive (half the wait's budget). */
-  private static final long RIDE_SHOWS_WITHIN_NANOS = TimeUnit.MILLISECONDS.toNanos(450);
-  private static final int ATTEMPTS = 10;
+  private static final int ROUNDS = 50;
   /** The digest of the wait sent in a query's packet ({@code PipelinedWait}), as the servers count it. */
   private static final String PIPELINED_WAIT = "DO CASE WHEN `WAIT_FOR_EXECUTED_GTID_SET`";
 
@@ -53,23 +40,13 @@ class SharedWaitIT {
     Topology.recreateTable(TABLE, "id INT PRIMARY KEY, v INT NOT NULL");
   }
 
-  @AfterEach
-  void resume() throws SQLException {
-    Topology.resumeAppliers();
-  }
-
   @Test
   void readsThatNeedTheSameWriteOnAReplicaShareOneWaitThere() throws Exception {
     List<Connection> readers = new ArrayList<>();
-    List<Thread> threads = new CopyOnWriteArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(READERS, r -> {
-      Thread t = new Thread(r, "shared-wait-reader");
-      threads.add(t);
-      return t;
-    });
-    try (Connection writer = Topology.ryow(SETTINGS)) {
+    ExecutorService pool = Executors.newFixedThreadPool(READERS);
+    try (Connection writer = Topology.ryow()) {
       for (int i = 0; i < READERS; i++) {
-        readers.add(Topology.ryow(SETTINGS));
+        readers.add(Topology.ryow());
       }
       Topology.awaitInRotation(writer);
       write(writer, 0);
@@ -77,87 +54,35 @@ class SharedWaitIT {
       for (Connection r : readers) {
         assertThat(read(r, 0)).as("a warm-up read").isNotNull();
       }
-      boolean conclusive = false;
-      for (int attempt = 1; attempt <= ATTEMPTS && !conclusive; attempt++) {
-        conclusive = attempt(writer, readers, pool, threads, attempt);
+      long waitsBefore = Topology.unchanged(SharedWaitIT::serverWaits);
+      MetricsSnapshot before = writer.unwrap(RyowConnection.class).clusterMetrics();
+      int onReplicas = 0;
+      for (int id = 1; id <= ROUNDS; id++) {
+        write(writer, id);
+        List<Future<Integer>> reads = new ArrayList<>();
+        for (Connection r : readers) {
+          int row = id;
+          reads.add(pool.submit(() -> read(r, row)));
+        }
+        for (Future<Integer> f : reads) {
+          onReplicas += REPLICA_PORTS.contains(f.get(60, TimeUnit.SECONDS)) ? 1 : 0;
+        }
       }
-      assertThat(conclusive)
-          .as("in %d attempts, some reader rode on another's wait while the appliers were blocked", ATTEMPTS)
-          .isTrue();
+      long serverWaits = Topology.unchanged(SharedWaitIT::serverWaits) - waitsBefore;
+      MetricsSnapshot after = writer.unwrap(RyowConnection.class).clusterMetrics();
+      long rides = after.waitsShared() - before.waitsShared();
+      long driverWaits = after.waits() - before.waits();
+      assertThat(onReplicas).as("reads of %d that ran on a replica (each found its row)", ROUNDS * READERS)
+          .isPositive();
+      Topology.assertCounted(serverWaits, driverWaits, "waits the replicas ran, as the driver counts them");
+      assertThat(rides).as("reads that rode on another read's wait instead of sending one (%d waits sent)",
+          driverWaits).isPositive();
     } finally {
       pool.shutdownNow();
       for (Connection r : readers) {
         r.close();
       }
     }
-  }
-
-  /**
-   * One attempt: blocks the appliers, writes row {@code id}, lets every reader read it, and unblocks them once a
-   * reader is seen riding (or the ride window passed). Returns false when no ride showed in time (the machine
-   * too slow for the window, or the poller found the replicas stalled first): nothing is asserted of such an
-   * attempt but that its reads were not stale.
-   */
-  private static boolean attempt(Connection writer, List<Connection> readers, ExecutorService pool,
-      List<Thread> threads, int id) throws Exception {
-    long waitsBefore = serverWaits();
-    MetricsSnapshot before = writer.unwrap(RyowConnection.class).clusterMetrics();
-    List<Future<Integer>> reads = new ArrayList<>();
-    boolean rideSeen = false;
-    LagBlock block = LagBlock.holdAll(REPLICA_PORTS);
-    try {
-      write(writer, id);
-      for (Connection r : readers) {
-        reads.add(pool.submit(() -> read(r, id)));
-      }
-      long deadline = System.nanoTime() + RIDE_SHOWS_WITHIN_NANOS;
-      while (!rideSeen && System.nanoTime() - deadline < 0) {
-        rideSeen = anyRiding(threads);
-        Thread.sleep(1);
-      }
-    } finally {
-      block.close();
-    }
-    List<Integer> ports = new ArrayList<>();
-    int failed = 0;
-    for (Future<Integer> f : reads) {
-      try {
-        ports.add(f.get(60, TimeUnit.SECONDS));
-      } catch (java.util.concurrent.ExecutionException e) {
-        assertThat(e.getCause()).as("a read no replica served in time (ryow.fallback=error)")
-            .isInstanceOf(SQLTransientException.class);
-        failed++;
-      }
-    }
-    if (!rideSeen || failed > 0) {
-      return false;
-    }
-    long serverWaits = Topology.unchanged(SharedWaitIT::serverWaits) - waitsBefore;
-    MetricsSnapshot after = writer.unwrap(RyowConnection.class).clusterMetrics();
-    long rides = after.waitsShared() - before.waitsShared();
-    assertThat(ports).as("every read ran on a replica and found the row").hasSize(READERS)
-        .allSatisfy(port -> assertThat(REPLICA_PORTS).contains(port));
-    assertThat(rides).as("reads that rode on another's wait").isPositive();
-    assertThat(serverWaits).as("WAIT_FOR_EXECUTED_GTID_SET the replicas ran, for %d reads (%d rides, on ports %s;"
-        + " driver: %d waits, %d skipped, %d timed out, %d failed)", READERS, rides, ports,
-        after.waits() - before.waits(), after.waitsSkipped() - before.waitsSkipped(),
-        after.waitsTimedOut() - before.waitsTimedOut(), after.waitsFailed() - before.waitsFailed())
-        .isPositive().isLessThan(READERS);
-    assertThat(serverWaits + rides).as("each read sent a wait or rode on one, none both").isEqualTo(READERS);
-    assertThat(after.waits() - before.waits()).as("the driver's count of waits sent").isEqualTo(serverWaits);
-    return true;
-  }
-
-  private static boolean anyRiding(List<Thread> threads) {
-    for (Thread t : threads) {
-      for (StackTraceElement frame : t.getStackTrace()) {
-        if (frame.getClassName().equals("dev.ryow.jdbc.cluster.wait.SharedWait")
-            && frame.getMethodName().equals("await")) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   private static long serverWaits() throws SQLException {
