@@ -243,11 +243,7 @@ final class ReadAdmitter {
         return null;
       }
       case SKIP_STALLED -> {
-        if (!admission.wasStalled()) {
-          metrics.stalledSkipped(); // once per read, however many stalled replicas it passes over
-        }
-        admission.stalled(e, slot);
-        return null;
+        return skipStalled(slot);
       }
       case WAIT -> { }
     }
@@ -268,12 +264,7 @@ final class ReadAdmitter {
         return use(plan, slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
       }
       if (e.stalled() && !cluster.tracker().primaryLost()) {
-        // the wait ridden on found it stalled: passed over at once, as a read that found it so would be
-        if (!admission.wasStalled()) {
-          metrics.stalledSkipped();
-        }
-        admission.stalled(e, slot);
-        return null;
+        return skipStalled(slot); // the wait ridden on found it stalled: passed over, as any read would pass it
       }
       boundMillis = SharedWaits.afterRide(boundMillis, rode);
     }
@@ -394,6 +385,15 @@ final class ReadAdmitter {
     plan.waited(waited);
     metrics.waited(waited);
     return waited;
+  }
+
+  /** A stalled candidate is passed over (null: try the next), counted once per read however many it passes over. */
+  private @Nullable PhysicalConnection skipStalled(ReplicaSet.Slot slot) {
+    if (!admission.wasStalled()) {
+      metrics.stalledSkipped();
+    }
+    admission.stalled(slot.endpoint, slot);
+    return null;
   }
 
   /** The deferred wait's riders go on ({@code reached}: what it waited for was learned first). */

@@ -2,11 +2,10 @@ package dev.ryow.jdbc.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ryow.jdbc.cluster.wait.Rider;
 import dev.ryow.jdbc.cluster.wait.SharedWait;
 import dev.ryow.jdbc.gtid.GtidSet;
 import java.sql.SQLNonTransientConnectionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class WaitGuardTest {
@@ -44,22 +43,8 @@ class WaitGuardTest {
     Object statement = new Object();
     guard.enter(statement);
     SharedWait w = new SharedWait(GtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-10"), System.nanoTime(), 100);
-    AtomicReference<Boolean> ended = new AtomicReference<>();
-    Thread rider = new Thread(() -> {
-      guard.ridingOn(w);
-      try {
-        ended.set(w.await(TimeUnit.MINUTES.toNanos(5), guard::stopRequested));
-      } catch (InterruptedException e) {
-        ended.set(null);
-      }
-    });
-    rider.start();
-    while (rider.getState() != Thread.State.TIMED_WAITING && rider.isAlive()) {
-      Thread.onSpinWait();
-    }
+    Rider rider = Rider.start(w, guard::stopRequested, () -> guard.ridingOn(w)).parked();
     assertThat(guard.cancel(statement)).isTrue();
-    rider.join(TimeUnit.MINUTES.toMillis(5));
-    assertThat(rider.isAlive()).as("the ride ended long before its 5 minutes").isFalse();
-    assertThat(ended.get()).as("ended by the cancel, not by the wait").isFalse();
+    assertThat(rider.ended()).as("ended by the cancel, long before its 5 minutes, not by the wait").isFalse();
   }
 }

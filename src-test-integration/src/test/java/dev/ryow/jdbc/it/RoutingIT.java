@@ -91,10 +91,7 @@ class RoutingIT {
         insert.setString(2, "ten");
         assertThat(insert.executeUpdate()).isEqualTo(1);
       }
-      // The test is about parameters, not waits: a read right after its write falls back to the primary, as
-      // documented, when no replica applies the write within ryow.waitTimeout (a loaded CI run met that). Both
-      // replicas have it first, so the read must run on one.
-      Topology.awaitReplicasCaughtUp();
+      Topology.awaitWriteOnReplicas();
       try (PreparedStatement read = c.prepareStatement("SELECT note, @@port FROM it_routing WHERE id = ?")) {
         read.setInt(1, 10);
         try (ResultSet rs = read.executeQuery()) {
@@ -156,9 +153,7 @@ class RoutingIT {
       assertThat(c.unwrap(RyowConnection.class).lastServerRole()).isEqualTo(ServerRole.PRIMARY);
       c.commit();
       c.setAutoCommit(true);
-      // A read right after its write falls back to the primary, as documented, when no replica applies the write
-      // within ryow.waitTimeout (a busy machine): both replicas have it first, so the read must run on one.
-      Topology.awaitReplicasCaughtUp();
+      Topology.awaitWriteOnReplicas();
       assertThat(port(c, "SELECT @@port")).isIn(REPLICA_PORTS);
       assertThat(port(c, "SELECT COUNT(*) FROM it_routing WHERE id = 200")).isEqualTo(1);
     }

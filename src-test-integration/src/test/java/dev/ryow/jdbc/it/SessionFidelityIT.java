@@ -160,9 +160,7 @@ class SessionFidelityIT {
         assertThat(keys.next()).isTrue();
         assertThat(keys.getLong(1)).isPositive();
       }
-      // A read right after its write falls back to the primary, as documented, when no replica applies the write
-      // within ryow.waitTimeout (a busy machine): both replicas have it first, so the read must run on one.
-      Topology.awaitReplicasCaughtUp();
+      Topology.awaitWriteOnReplicas();
       s.setMaxRows(2);
       try (ResultSet rs = s.executeQuery("SELECT v, @@port FROM it_session ORDER BY id")) {
         int rows = 0;

@@ -201,6 +201,16 @@ final class Topology {
     }
   }
 
+  /**
+   * Before a read that must run on a replica right after its write, in a test about something else than waits:
+   * such a read falls back to the primary, as documented, when no replica applies the write within
+   * {@code ryow.waitTimeout} (a busy machine, a loaded CI run); once both replicas have it, the read must run on
+   * one. {@link #awaitReplicasCaughtUp()}.
+   */
+  static void awaitWriteOnReplicas() throws SQLException {
+    awaitReplicasCaughtUp();
+  }
+
   /** Blocks (up to 60 s) until every replica has executed the primary's {@code gtid_executed}. */
   static void awaitReplicasCaughtUp() throws SQLException {
     String executed;

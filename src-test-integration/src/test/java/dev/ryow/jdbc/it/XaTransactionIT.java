@@ -81,9 +81,7 @@ class XaTransactionIT {
       s.execute("XA PREPARE '" + xid + "'");
       assertThat(read(c, 0)[1]).as("after XA PREPARE, until XA COMMIT, still the primary").isEqualTo(PRIMARY_PORT);
       s.execute("XA COMMIT '" + xid + "'");
-      // A read right after its write falls back to the primary, as documented, when no replica applies the write
-      // within ryow.waitTimeout (a busy machine): both replicas have it first, so the read must run on one.
-      Topology.awaitReplicasCaughtUp();
+      Topology.awaitWriteOnReplicas();
       Object[] after = read(c, 1);
       assertThat(after[0]).as("after XA COMMIT the read sees the committed row").isEqualTo("one");
       assertThat(after[1]).as("after XA COMMIT reads go to a replica again").isIn(REPLICA_PORTS);
@@ -105,9 +103,7 @@ class XaTransactionIT {
       // Between XA END and the commit the server accepts only XA statements (the transaction is IDLE).
       s.execute("xa end '" + xid + "'");
       s.execute("XA COMMIT '" + xid + "' ONE PHASE");
-      // A read right after its write falls back to the primary, as documented, when no replica applies the write
-      // within ryow.waitTimeout (a busy machine): both replicas have it first, so the read must run on one.
-      Topology.awaitReplicasCaughtUp();
+      Topology.awaitWriteOnReplicas();
       Object[] after = read(c, 2);
       assertThat(after[0]).as("read-your-writes after the one-phase commit").isEqualTo("two");
       assertThat(after[1]).isIn(REPLICA_PORTS);

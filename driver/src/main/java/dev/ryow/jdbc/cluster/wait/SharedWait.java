@@ -32,11 +32,6 @@ public final class SharedWait {
     this.joinableUntilNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(Math.max(0, budgetMillis));
   }
 
-  /** The set it waits for. */
-  public Position set() {
-    return set;
-  }
-
   /**
    * Whether a read needing {@code needed} at {@code nowNanos} may ride on it: it waits for no less, it has not
    * ended, and its wait may still be running on the server.
@@ -48,11 +43,6 @@ public final class SharedWait {
   /** Whether it ended having reached its set. */
   public boolean reached() {
     return state == REACHED;
-  }
-
-  /** Whether it ended, reached or not. */
-  public boolean isEnded() {
-    return state != PENDING;
   }
 
   /**

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ryow.jdbc.gtid.GtidSet;
 import dev.ryow.jdbc.gtid.Position;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Riding on another read's wait: who may join, and what ends a ride. */
@@ -34,49 +32,24 @@ class SharedWaitTest {
   @Test
   void aRiderGoesOnWhenTheWaitEnds() throws Exception {
     SharedWait w = new SharedWait(TO_10, System.nanoTime(), 100);
-    AtomicReference<Boolean> ended = new AtomicReference<>();
-    CountDownLatch riding = new CountDownLatch(1);
-    Thread rider = new Thread(() -> {
-      riding.countDown();
-      try {
-        ended.set(w.await(TimeUnit.MINUTES.toNanos(5), () -> false));
-      } catch (InterruptedException e) {
-        ended.set(null);
-      }
-    });
-    rider.start();
-    riding.await();
+    Rider rider = Rider.start(w, () -> false, () -> { }).parked();
     w.end(true);
-    rider.join(TimeUnit.MINUTES.toMillis(5));
-    assertThat(rider.isAlive()).isFalse();
-    assertThat(ended.get()).isTrue();
+    assertThat(rider.ended()).isTrue();
     assertThat(w.reached()).isTrue();
   }
 
   @Test
   void aRideEndsWhenItsBudgetRunsOutOrItIsStoppedAndWoken() throws Exception {
-    SharedWait w = new SharedWait(TO_10, System.nanoTime(), 100);
+    SharedWait w = new SharedWait(TO_10, System.nanoTime(), 600_000);
     assertThat(w.await(1_000_000L, () -> false)).as("1 ms passed, not ended").isFalse();
     assertThat(w.await(TimeUnit.MINUTES.toNanos(5), () -> true)).as("stopped before it began").isFalse();
 
     AtomicBoolean stop = new AtomicBoolean();
-    AtomicReference<Boolean> ended = new AtomicReference<>();
-    Thread rider = new Thread(() -> {
-      try {
-        ended.set(w.await(TimeUnit.MINUTES.toNanos(5), stop::get));
-      } catch (InterruptedException e) {
-        ended.set(null);
-      }
-    });
-    rider.start();
-    while (rider.getState() != Thread.State.TIMED_WAITING && rider.isAlive()) {
-      Thread.onSpinWait();
-    }
+    Rider rider = Rider.start(w, stop::get, () -> { }).parked();
     stop.set(true);
     w.wake();
-    rider.join(TimeUnit.MINUTES.toMillis(5));
-    assertThat(rider.isAlive()).isFalse();
-    assertThat(ended.get()).isFalse();
-    assertThat(w.isEnded()).isFalse();
+    assertThat(rider.ended()).as("stopped, not ended: the ride returns false").isFalse();
+    assertThat(w.reached()).isFalse();
+    assertThat(w.covers(TO_10, System.nanoTime())).as("still pending").isTrue();
   }
 }
