@@ -141,16 +141,27 @@ public final class GenerateDelegates {
             + ";\n"));
   }
 
+  /**
+   * The setters (name and parameter count) whose values Connector/J's client-side prepared statement takes without a
+   * check: it refuses only an index outside the text's placeholders (or a closed statement, which
+   * {@code openRecorder} checks first). Not setDouble or setFloat (NaN and infinities), nor setObject, dates, streams.
+   */
+  static final java.util.Set<String> INDEX_ONLY =
+      java.util.Set.of("setBoolean2", "setByte2", "setShort2", "setInt2", "setLong2", "setString2", "setNull2");
+
   static String recordedParameters() {
     return file("java.sql.PreparedStatement", """
          * Every parameter setter of {@link java.sql.PreparedStatement}: {@link #checker()} takes the value as Connector/J
          * would ({@link InertPreparedStatement} if nothing checks), then {@link #openRecorder()} (which threw if closed)
          * records it for the next execution's server; {@code null} for a missing calendar, -1 for a missing stream length.
+         * The setters whose values Connector/J never refuses (it checks only the index) ask {@link #checkerAt(int)}.
          */
         @org.jspecify.annotations.NullUnmarked
         public interface RecordedParameters extends java.sql.PreparedStatement {
           dev.ryow.jdbc.session.ParameterRecorder openRecorder() throws java.sql.SQLException;
           java.sql.PreparedStatement checker() throws java.sql.SQLException;
+          /** The checker of a setter that Connector/J checks only for its {@code index} (see INDEX_ONLY). */
+          java.sql.PreparedStatement checkerAt(int index) throws java.sql.SQLException;
         """, each(java.sql.PreparedStatement.class, m -> m.getDeclaringClass() == java.sql.PreparedStatement.class
             && m.getName().startsWith("set") && m.getParameterCount() >= 2 && m.getParameterTypes()[0] == int.class, "default",
           m -> {
@@ -158,7 +169,8 @@ public final class GenerateDelegates {
             String missing = m.getParameterCount() > 2 ? ""
                 : value == java.sql.Date.class || value == java.sql.Time.class || value == java.sql.Timestamp.class ? ", null"
                 : value == java.io.InputStream.class || value == java.io.Reader.class ? ", -1" : "";
-            return "    dev.ryow.jdbc.session.ParameterRecorder recorder = openRecorder();\n    checker()." + call(m)
+            String checker = INDEX_ONLY.contains(m.getName() + m.getParameterCount()) ? "checkerAt(a0)" : "checker()";
+            return "    dev.ryow.jdbc.session.ParameterRecorder recorder = openRecorder();\n    " + checker + "." + call(m)
                 + ";\n    recorder." + call(m).substring(0, call(m).length() - 1) + missing + ");\n";
           }));
   }

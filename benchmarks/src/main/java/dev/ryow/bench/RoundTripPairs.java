@@ -41,7 +41,8 @@ import java.util.SplittableRandom;
  * ratio of the two sides' p50s, with the median of those ratios and its 95 % confidence interval
  * (order statistics, distribution-free: the interval of the targets) and their 5th-95th percentile (the
  * spread of a one-block estimate); and the median of the paired differences (ryow minus raw of the same
- * pair), in ns, with the 5th-95th percentile of the per-block medians.
+ * pair), in ns, with the 5th-95th percentile of the per-block medians; and each side's mean CPU time of the calling
+ * thread per call ({@code ThreadMXBean}: what the client spent, without the time it waited for the server).
  *
  * <p>Both sides use the same Connector/J settings (the URL's, plus the GTID tracking ryow's primary
  * connection has, {@link #PRIMARY_TRACKING}, and the multi-statements its replica connections allow,
@@ -61,6 +62,8 @@ public final class RoundTripPairs {
   private static final String DIGEST = "SELECT `v` FROM `" + TABLE + "` WHERE `id` = ?";
   private static final int VALUE = 42;
   private static final long SEED = 0x5eed_12L;
+  /** This thread's CPU clock: what each call of a pair used, beside its wall time. */
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
   /**
    * Connector/J settings both sides use, so that only the wrapper differs: ryow's primary connection
@@ -120,7 +123,8 @@ public final class RoundTripPairs {
    * @param where where both sides ran, as the servers said
    */
   record CaseResult(String name, Plan plan, double rawP50Us, double ryowP50Us, double rawP99Us, double ryowP99Us,
-      double[] blockRatios, double differenceNs, double[] blockDifferencesNs, String where) {
+      double[] blockRatios, double differenceNs, double[] blockDifferencesNs, double rawCpuUs, double ryowCpuUs,
+      String where) {
 
     /** ryow's p50 over raw's p50, all calls. */
     double ratio() {
@@ -249,13 +253,15 @@ public final class RoundTripPairs {
     long[] countsBefore = digestCounts(t);
 
     SplittableRandom random = new SplittableRandom(SEED);
-    long[] scratch = new long[2];
+    long[] scratch = new long[4];
     for (int i = 0; i < plan.warmupPairs(); i++) {
       pair(raw, ryow, random.nextBoolean(), scratch);
     }
     int n = plan.pairs();
     long[] rawNs = new long[n];
     long[] ryowNs = new long[n];
+    long rawCpuNs = 0;
+    long ryowCpuNs = 0;
     boolean[] rawFirst = new boolean[plan.pairsPerBlock()];
     for (int b = 0; b < plan.blocks(); b++) {
       shuffledHalves(rawFirst, random);
@@ -264,6 +270,8 @@ public final class RoundTripPairs {
         int i = b * rawFirst.length + j;
         rawNs[i] = scratch[0];
         ryowNs[i] = scratch[1];
+        rawCpuNs += scratch[2];
+        ryowCpuNs += scratch[3];
       }
     }
 
@@ -294,7 +302,7 @@ public final class RoundTripPairs {
     }
     String where = String.format(Locale.ROOT, "@@port %d for both; it executed the select %d times (%d sent), the "
         + "other servers 0", expectedPort, countsAfter[at] - countsBefore[at], calls);
-    return summarise(name, plan, rawNs, ryowNs, where);
+    return summarise(name, plan, rawNs, ryowNs, rawCpuNs / 1e3 / n, ryowCpuNs / 1e3 / n, where);
   }
 
   /**
@@ -314,24 +322,38 @@ public final class RoundTripPairs {
     }
   }
 
-  /** Runs one pair, {@code rawFirst} or not; {@code into[0]} raw's ns, {@code into[1]} ryow's. */
+  /**
+   * Runs one pair, {@code rawFirst} or not; {@code into[0]} raw's ns, {@code into[1]} ryow's, {@code into[2]} and
+   * {@code into[3]} the CPU time this thread used in each call (ns; the same clock reading on both sides).
+   */
   private static void pair(Call raw, Call ryow, boolean rawFirst, long[] into) throws SQLException {
     Call first = rawFirst ? raw : ryow;
     Call second = rawFirst ? ryow : raw;
+    long c0 = THREADS.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     int a = first.run();
     long t1 = System.nanoTime();
+    long c1 = THREADS.getCurrentThreadCpuTime();
     int b = second.run();
     long t2 = System.nanoTime();
+    long c2 = THREADS.getCurrentThreadCpuTime();
     if (a != VALUE || b != VALUE) {
       throw new IllegalStateException("read " + a + " and " + b + ", expected " + VALUE);
     }
     into[rawFirst ? 0 : 1] = t1 - t0;
     into[rawFirst ? 1 : 0] = t2 - t1;
+    into[rawFirst ? 2 : 3] = c1 - c0;
+    into[rawFirst ? 3 : 2] = c2 - c1;
   }
 
   /** Per-side percentiles, per-block ratios and paired differences of recorded nanoseconds. */
   static CaseResult summarise(String name, Plan plan, long[] rawNs, long[] ryowNs, String where) {
+    return summarise(name, plan, rawNs, ryowNs, Double.NaN, Double.NaN, where);
+  }
+
+  /** As above, with each side's mean CPU time of this thread per call ({@code rawCpuUs}, {@code ryowCpuUs}). */
+  static CaseResult summarise(String name, Plan plan, long[] rawNs, long[] ryowNs, double rawCpuUs, double ryowCpuUs,
+      String where) {
     int per = plan.pairsPerBlock();
     double[] ratios = new double[plan.blocks()];
     double[] blockDifferences = new double[plan.blocks()];
@@ -357,23 +379,23 @@ public final class RoundTripPairs {
     Arrays.sort(ryow);
     Arrays.sort(differences);
     return new CaseResult(name, plan, median(raw) / 1e3, median(ryow) / 1e3, nearestRank(raw, 99) / 1e3,
-        nearestRank(ryow, 99) / 1e3, ratios, median(differences), blockDifferences, where);
+        nearestRank(ryow, 99) / 1e3, ratios, median(differences), blockDifferences, rawCpuUs, ryowCpuUs, where);
   }
 
   /** Appends the Markdown table of {@code results}. */
   static void table(List<String> md, List<CaseResult> results) {
     md.add("| Case | Blocks × pairs | raw p50 µs | ryow p50 µs | raw p99 µs | ryow p99 µs | ryow / raw (p50) "
         + "| per-block ratio: median (95 % CI) | per-block ratio: 5–95 % | paired difference, median ns "
-        + "(blocks 5–95 %) | Where both ran |");
-    md.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        + "(blocks 5–95 %) | thread CPU per call µs: raw / ryow (difference) | Where both ran |");
+    md.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (CaseResult r : results) {
       md.add(String.format(Locale.ROOT,
           "| %s | %d × %d | %.1f | %.1f | %.1f | %.1f | **%.3f×** | %.3f× (%.3f–%.3f×) | %.3f–%.3f× "
-              + "| %+.0f (%+.0f to %+.0f) | %s |",
+              + "| %+.0f (%+.0f to %+.0f) | %.2f / %.2f (%+.2f) | %s |",
           r.name(), r.plan().blocks(), r.plan().pairsPerBlock(), r.rawP50Us(), r.ryowP50Us(), r.rawP99Us(),
           r.ryowP99Us(), r.ratio(), r.blockMedian(), r.low(), r.high(), r.spreadLow(), r.spreadHigh(),
           r.differenceNs(), nearestRank(r.blockDifferencesNs(), 5), nearestRank(r.blockDifferencesNs(), 95),
-          r.where()));
+          r.rawCpuUs(), r.ryowCpuUs(), r.ryowCpuUs() - r.rawCpuUs(), r.where()));
     }
     md.add("");
   }

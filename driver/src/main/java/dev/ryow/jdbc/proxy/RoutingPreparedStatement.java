@@ -35,6 +35,9 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   private @Nullable PreparedStatement holdsParameters;
   /** The primary connection whose shared checker took this read's parameters ({@link #checker()}), if any. */
   private @Nullable PhysicalConnection checkedOn;
+  /** How many placeholders Connector/J counts in {@link #sql} ({@link #checkerAt}); {@link #UNCOUNTED} until asked. */
+  private int placeholders = UNCOUNTED;
+  private static final int UNCOUNTED = -1;
   /**
    * With {@code useCursorFetch=true}: the primary's and the replica's physical statements whose first
    * execution was seen ({@link #cursorSafe}), and whether that execution opened a server cursor.
@@ -379,6 +382,38 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
    * trip), or while the primary connection is closed (the execution replaces it): their parameters are checked
    * at execution.
    */
+  /**
+   * The checker of a setter that Connector/J checks for nothing but its index (setInt, setLong, setString, setNull
+   * and the like): for a read whose index is within its text's placeholders, as Connector/J counts them, nothing
+   * ({@link InertPreparedStatement}): the value is only recorded, with no binding on the primary's checker and
+   * nothing to clear when the statement closes. Otherwise {@link #checker()}, which throws Connector/J's own
+   * exception for an index out of range.
+   */
+  @Override
+  public PreparedStatement checkerAt(int index) throws SQLException {
+    if (kind == StatementKind.READ && index >= 1 && index <= placeholders()) {
+      if (holdsParameters != null) {
+        holdsParameters = null; // as checker(): no physical statement holds every value now
+      }
+      return InertPreparedStatement.INSTANCE;
+    }
+    return checker();
+  }
+
+  /** Connector/J's count of the placeholders, from the primary connection's checker once; 0 when none can say. */
+  private int placeholders() throws SQLException {
+    int n = placeholders;
+    if (n == UNCOUNTED) {
+      PhysicalConnection p = session.primary();
+      if (!session.clientSidePrepare() || p.isClosed()) {
+        return 0; // asked again later: checker() decides meanwhile
+      }
+      n = p.parameterPlaceholders(sql);
+      placeholders = n;
+    }
+    return n;
+  }
+
   @Override
   public PreparedStatement checker() throws SQLException {
     PhysicalConnection p = session.primary();

@@ -1,5 +1,6 @@
 package dev.ryow.jdbc.server;
 
+import com.mysql.cj.jdbc.JdbcPreparedStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -57,6 +58,15 @@ final class ParameterCheckers {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * How many placeholders Connector/J found in {@code sql} (its checker's bindings), or 0 when its statement does not
+   * say (then every setter goes to the checker).
+   */
+  int placeholders(Connection connection, String sql) throws SQLException {
+    PreparedStatement ps = of(connection, sql);
+    return ps instanceof JdbcPreparedStatement checked ? checked.getQueryBindings().getBindValues().length : 0;
   }
 
   /** Drops the values set on the checker of {@code sql}, if there is one. */

@@ -80,6 +80,8 @@ public final class PhysicalConnection implements AutoCloseable {
 
   private final Connection connection;
   private final HostSpec host;
+  /** {@code host.address()}, made once: read reports ask it after every read. */
+  private final String address;
   private final ServerRole role;
   private final ServerIdentity identity;
   private final @Nullable GtidTracker tracker;
@@ -108,6 +110,7 @@ public final class PhysicalConnection implements AutoCloseable {
       throws SQLException {
     this.connection = connection;
     this.host = host;
+    this.address = host.address();
     this.role = role;
     this.identity = identity;
     this.mariaDb = identity.flavor() == ServerFlavor.MARIADB;
@@ -142,6 +145,11 @@ public final class PhysicalConnection implements AutoCloseable {
   /** Where this connection goes, as written in the URL. */
   public HostSpec host() {
     return host;
+  }
+
+  /** The server's {@code host:port} ({@link HostSpec#address}). */
+  public String address() {
+    return address;
   }
 
   /** Primary or replica. */
@@ -500,6 +508,11 @@ public final class PhysicalConnection implements AutoCloseable {
    */
   public PreparedStatement parameterChecker(String sql) throws SQLException {
     return checkers.of(connection, sql);
+  }
+
+  /** How many placeholders Connector/J counts in {@code sql} (0: it does not say), from its checker. */
+  public int parameterPlaceholders(String sql) throws SQLException {
+    return checkers.placeholders(connection, sql);
   }
 
   /** A logical statement that used the checker of {@code sql} closed: drops what its setters left there. */

@@ -170,6 +170,6 @@ final class ReadPlacer {
   @Nullable ReadReport lastRead() {
     ReadPlacement placement = lastPlacement;
     PhysicalConnection on = lastReadOn;
-    return placement == null || on == null ? null : new ReadReport(placement, lastWaitNanos, on.role(), on.host().address());
+    return placement == null || on == null ? null : new ReadReport(placement, lastWaitNanos, on.role(), on.address());
   }
 }

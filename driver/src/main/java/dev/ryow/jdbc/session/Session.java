@@ -465,7 +465,7 @@ public final class Session {
   /** The address of the server the last statement ran on. */
   public @Nullable String lastServerAddress() {
     PhysicalConnection on = lastOn();
-    return on == null ? null : on.host().address();
+    return on == null ? null : on.address();
   }
 
   private @Nullable PhysicalConnection lastOn() {

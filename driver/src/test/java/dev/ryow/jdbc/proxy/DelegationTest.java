@@ -437,7 +437,7 @@ class DelegationTest {
   static RecordedParameters recording(dev.ryow.jdbc.session.ParameterRecorder recorder, boolean closed, int[] opens,
       @org.jspecify.annotations.Nullable Recorder checker) {
     return stub(RecordedParameters.class, (proxy, method, args) -> {
-      if (method.getName().equals("checker")) {
+      if (method.getName().equals("checker") || method.getName().equals("checkerAt")) {
         return checker == null ? InertPreparedStatement.INSTANCE : stub(java.sql.PreparedStatement.class, checker);
       }
       if (method.isDefault()) {

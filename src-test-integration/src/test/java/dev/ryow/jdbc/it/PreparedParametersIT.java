@@ -96,6 +96,52 @@ class PreparedParametersIT {
     }
   }
 
+  /** A setter of a parameter index that Connector/J checks for nothing but the index. */
+  @FunctionalInterface
+  private interface IndexSetter {
+    void set(PreparedStatement ps, int index) throws SQLException;
+  }
+
+  /**
+   * The setters a read's values are only recorded by (Connector/J checks nothing but their index) refuse the indexes
+   * Connector/J refuses, with its own SQLState and message, counted as Connector/J counts placeholders (not the
+   * {@code ?} in a string or a comment); within them, every value reaches the replica that runs the read.
+   */
+  @Test
+  void indexOnlySettersRefuseTheIndexesConnectorJRefuses() throws SQLException {
+    String text = "SELECT ?, @@port, ? /* ? */, '?'";
+    List<IndexSetter> setters = List.of((ps, i) -> ps.setInt(i, 1), (ps, i) -> ps.setLong(i, 1L),
+        (ps, i) -> ps.setString(i, "s"), (ps, i) -> ps.setNull(i, Types.INTEGER), (ps, i) -> ps.setBoolean(i, true),
+        (ps, i) -> ps.setShort(i, (short) 1), (ps, i) -> ps.setByte(i, (byte) 1));
+    try (Connection plain = Topology.plain(PRIMARY_PORT); Connection c = Topology.ryow();
+        PreparedStatement expected = plain.prepareStatement(text); PreparedStatement ps = c.prepareStatement(text)) {
+      for (int k = 0; k < setters.size(); k++) {
+        for (int index : new int[] {0, -1, 3, 4}) {
+          SQLException want = refusal(setters.get(k), expected, index);
+          SQLException got = refusal(setters.get(k), ps, index);
+          assertThat((Object) want).as("Connector/J refuses index %d (setter %d)", index, k).isNotNull();
+          assertThat((Object) got).as("jdbc:ryow: refuses index %d (setter %d)", index, k).isNotNull();
+          assertThat(got.getSQLState()).as("setter %d, index %d", k, index).isEqualTo(want.getSQLState());
+          assertThat(got.getMessage()).as("setter %d, index %d", k, index).isEqualTo(want.getMessage());
+        }
+        setters.get(k).set(ps, 1);
+      }
+      ps.setLong(1, 7L);
+      ps.setString(2, "b");
+      expect(ps, 7, "b", true);
+    }
+  }
+
+  private static SQLException refusal(IndexSetter setter, PreparedStatement ps,
+      int index) {
+    try {
+      setter.set(ps, index);
+      return null;
+    } catch (SQLException e) {
+      return e;
+    }
+  }
+
   private static void expect(PreparedStatement ps, int first, String second, boolean onReplica) throws SQLException {
     try (ResultSet rs = ps.executeQuery()) {
       assertThat(rs.next()).isTrue();
