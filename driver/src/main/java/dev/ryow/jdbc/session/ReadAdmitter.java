@@ -251,20 +251,29 @@ final class ReadAdmitter {
     SharedWait ridden = e.sharedWaitCovering(watermark, System.nanoTime());
     if (ridden != null) {
       long t0 = System.nanoTime();
-      boolean reached = ride(ridden, SharedWaits.rideNanos(WaitBudget.millis(boundMillis, deadlineNanos, t0)));
+      ride(ridden, SharedWaits.rideNanos(WaitBudget.millis(boundMillis, deadlineNanos, t0)));
       long rode = Math.max(1, System.nanoTime() - t0);
       if (Thread.currentThread().isInterrupted()) {
         metrics.waitFailed(); // as a wait of its own that an interrupt ended
         admission.waitFailed(false, e, slot);
         return null;
       }
-      if (reached && e.knownExecuted().contains(watermark)) {
-        plan.waited(rode);
-        metrics.waitShared();
-        return use(plan, slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
-      }
-      if (e.stalled() && !cluster.tracker().primaryLost()) {
-        return skipStalled(slot); // the wait ridden on found it stalled: passed over, as any read would pass it
+      // Judged again on what is known after the ride: the wait ridden on made its set known (its leader learns
+      // before it releases the riders) or found the replica stalled, or the replica left rotation meanwhile.
+      switch (ReadAdmission.judge(watermark, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
+          cluster.tracker().primaryLost())) {
+        case READ_NOW -> {
+          plan.waited(rode);
+          metrics.waitShared();
+          return use(plan, slot, ReadPlacement.REPLICA_AFTER_WAIT, wantAutoCommit);
+        }
+        case SKIP -> {
+          return null;
+        }
+        case SKIP_STALLED -> {
+          return skipStalled(slot);
+        }
+        case WAIT -> { }
       }
       boundMillis = SharedWaits.afterRide(boundMillis, rode);
     }
@@ -405,24 +414,23 @@ final class ReadAdmitter {
   }
 
   /**
-   * Rides on another read's wait ({@link SharedWait}) for at most {@code nanos}: returns whether it ended having
-   * reached its set. A cancel or close from another thread ends the ride at once ({@link WaitGuard}); an
-   * interrupt ends it too, the flag kept set, as it ends a wait of the read's own.
+   * Rides on another read's wait ({@link SharedWait}) for at most {@code nanos}; what it found is then known on
+   * the replica. A cancel or close from another thread ends the ride at once ({@link WaitGuard}); an interrupt
+   * ends it too, the flag kept set, as it ends a wait of the read's own.
    */
-  private boolean ride(SharedWait shared, long nanos) throws SQLException {
+  private void ride(SharedWait shared, long nanos) throws SQLException {
     guard.ridingOn(shared);
     try {
       shared.await(nanos, stopRequested);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      return false;
+      return;
     } finally {
       guard.ridingOn(null);
     }
     if (guard.stopRequested()) {
       throw guard.stopped();
     }
-    return shared.reached();
   }
 
   private @Nullable PhysicalConnection fallBack(ReadPlan plan, FallbackPolicy.Reason reason,

@@ -40,8 +40,8 @@ public final class SharedWait {
     return state == PENDING && nowNanos - joinableUntilNanos < 0 && set.contains(needed);
   }
 
-  /** Whether it ended having reached its set. */
-  public boolean reached() {
+  /** Whether it ended having reached its set (riders judge what is known instead: this is for its tests). */
+  boolean reached() {
     return state == REACHED;
   }
 
