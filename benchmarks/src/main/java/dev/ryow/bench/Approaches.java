@@ -3,6 +3,8 @@ package dev.ryow.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ryow.bench.Workload.LongList;
+import dev.ryow.jdbc.ConsistencyMode;
+import dev.ryow.jdbc.ConsistencyScope;
 import dev.ryow.jdbc.ReadReport;
 import dev.ryow.jdbc.RyowConnection;
 import java.sql.Connection;
@@ -128,6 +130,18 @@ final class Approaches {
             "plain Connector/J with primary-only's URL and settings (every statement on the primary)", Approaches::primaryUrl),
         new CjReplication(),
         new HandWritten());
+  }
+
+  /**
+   * Approaches run only when named ({@code --approaches}): questions about the driver's use, not part of the
+   * standing comparison.
+   */
+  static List<Approach> onRequest() {
+    return List.of(
+        new Pooled("ryow-user-scoped-pooled", "`jdbc:ryow:` with the driver's defaults, each user (thread) in a "
+            + "`ConsistencyScope` of its own opened with `ConsistencyMode.SCOPE` for the whole cell (what a request scope "
+            + "carrying the user's token would give): its reads wait for that user's writes, not every write of the JVM",
+            Topology::ryowUrl, true));
   }
 
   /** Plain Connector/J to the primary: primary-only's URL, also behind the pool. */
@@ -261,12 +275,19 @@ final class Approaches {
     private final String name;
     private final String driver;
     private final UrlOf url;
+    /** Each thread is one user whose operations run in its own {@code ConsistencyMode.SCOPE} scope. */
+    private final boolean userScopes;
 
     /** {@code driver} says what the pool holds, e.g. "plain Connector/J"; {@code url} where it connects. */
     Pooled(String name, String driver, UrlOf url) {
+      this(name, driver, url, false);
+    }
+
+    Pooled(String name, String driver, UrlOf url, boolean userScopes) {
       this.name = name;
       this.driver = driver;
       this.url = url;
+      this.userScopes = userScopes;
     }
 
     @Override
@@ -312,9 +333,19 @@ final class Approaches {
         // Which pooled connection wrote, per thread: compared with the one that reads back. HikariCP's
         // wrapper unwraps to the connection it pools (ryow's logical connection, or Connector/J's).
         private final ThreadLocal<Connection> writer = new ThreadLocal<>();
+        // The user's scope, opened on its thread's first operation and bound to it until the thread ends with the
+        // cell (a fresh thread per cell).
+        private final ThreadLocal<ConsistencyScope> user = new ThreadLocal<>();
+
+        private void inUserScope() {
+          if (userScopes && user.get() == null) {
+            user.set(ConsistencyScope.open(ConsistencyMode.SCOPE));
+          }
+        }
 
         @Override
         public void write(long id, int v) throws SQLException {
+          inUserScope();
           try (Connection c = pool.getConnection()) {
             insert(c, table, id, v);
             writer.set(c.unwrap(Connection.class));
@@ -323,6 +354,7 @@ final class Approaches {
 
         @Override
         public int read(long id, long earlier, PageRead kind) throws SQLException {
+          inUserScope();
           try (Connection c = pool.getConnection()) {
             return readBack(c, id, earlier, kind);
           }
@@ -330,6 +362,7 @@ final class Approaches {
 
         @Override
         public int read(long id, long earlier, PageRead kind, LongList waits) throws SQLException {
+          inUserScope();
           try (Connection c = pool.getConnection()) {
             int v = readBack(c, id, earlier, kind);
             if (ryow) {

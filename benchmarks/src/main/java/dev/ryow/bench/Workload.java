@@ -39,7 +39,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Usage: {@code Workload [--threads 4] [--seconds 10] [--warmup 2] [--pause-ms 200] [--period-ms 1000]
  * [--approaches a,b,…] [--conditions none,pulse,blocked,storm] [--delay-ms D] [--repeat N] [--reads R]
  * [--page write-heavy|read-heavy] [--warmup-window W] [--warmup-max M] [--open-loop 0.5,0.8]
- * [--out benchmarks/results]}: {@code --reads R} (R &gt; 1) makes each iteration a web-style page: the write,
+ * [--out benchmarks/results]}: {@code --approaches} picks among {@link Approaches#all} (all of them by default) and
+ * may also name those of {@link Approaches#onRequest}. {@code --reads R} (R &gt; 1) makes each iteration a web-style
+ * page: the write,
  * then R reads (the new row, then rows the thread wrote before), timed as one request; pulse stops the
  * replicas' appliers, and blocked holds
  * {@code FLUSH TABLES WITH READ LOCK} on the replicas (appliers running), for {@code pause-ms} of every
@@ -304,6 +306,11 @@ public final class Workload {
     List<Approach> approaches = new ArrayList<>();
     for (Approach a : Approaches.all()) {
       if (approachNames == null || approachNames.contains(a.name())) {
+        approaches.add(a);
+      }
+    }
+    for (Approach a : Approaches.onRequest()) {
+      if (approachNames != null && approachNames.contains(a.name())) {
         approaches.add(a);
       }
     }

@@ -366,6 +366,10 @@ class WorkloadReportTest {
     assertThat(Approaches.ryowUrl("jdbc:mysql://h:3306/d")).isEmpty();
     assertThat(Approaches.all()).filteredOn(a -> a.ryowUrl(Topology.fromEnvironment()).isPresent())
         .extracting(Approach::name).containsExactly("ryow", "ryow-query", "ryow-pooled");
+    // Run only when named: apart from the standing comparison, and driving the driver too.
+    assertThat(Approaches.onRequest()).extracting(Approach::name).containsExactly("ryow-user-scoped-pooled")
+        .doesNotContainAnyElementsOf(Approaches.all().stream().map(Approach::name).toList());
+    assertThat(Approaches.onRequest()).allMatch(a -> a.ryowUrl(Topology.fromEnvironment()).isPresent());
   }
 
   /** A data source of {@code jdbc:ryow:} connections over the stub servers, for HikariCP. */
