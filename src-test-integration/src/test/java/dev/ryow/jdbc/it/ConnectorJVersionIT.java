@@ -83,11 +83,7 @@ class ConnectorJVersionIT {
     String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
         .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("mysql-connector-j"))
         .collect(Collectors.joining(File.pathSeparator)) + File.pathSeparator + unsupported;
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath,
-        ConnectorJProbeMain.class.getName(), Topology.ryowUrl())
-        .redirectErrorStream(true)
-        .start();
+    Process p = ChildJvm.start(classPath, ConnectorJProbeMain.class, Topology.ryowUrl());
     List<String> lines = new ArrayList<>();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = out.readLine()) != null; ) {

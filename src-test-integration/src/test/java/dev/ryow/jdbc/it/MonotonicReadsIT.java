@@ -13,7 +13,6 @@ import dev.ryow.jdbc.metrics.MetricsSnapshot;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -311,12 +310,7 @@ class MonotonicReadsIT {
   record Handoff(Run first, String token, Run second) {}
 
   private Handoff acrossProcesses(String url) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-        System.getProperty("java.class.path"),
-        MonotonicReaderMain.class.getName(), url, "200")
-        .redirectErrorStream(true)
-        .start();
+    Process p = ChildJvm.start(System.getProperty("java.class.path"), MonotonicReaderMain.class, url, "200");
     List<String> lines = new ArrayList<>();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = out.readLine()) != null; ) {

@@ -6,7 +6,6 @@ import dev.ryow.jdbc.RyowConnection;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -36,12 +35,8 @@ public final class TokenWriterMain {
 
   /** Runs this writer in a new JVM on {@code url}; returns the token it printed. */
   static String run(String url, int id, int value) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-        System.getProperty("java.class.path"),
-        TokenWriterMain.class.getName(), url, String.valueOf(id), String.valueOf(value))
-        .redirectErrorStream(true)
-        .start();
+    Process p = ChildJvm.start(System.getProperty("java.class.path"), TokenWriterMain.class, url, String.valueOf(id),
+        String.valueOf(value));
     List<String> lines = new ArrayList<>();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = out.readLine()) != null; ) {
