@@ -24,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * ({@link RecordedParameters}).
  */
 final class RoutingPreparedStatement extends RoutingStatement implements RecordedParameters {
+  /** {@link #placeholders} not asked yet. */
+  private static final int UNCOUNTED = -1;
   private final String sql;
   /** Classified once; becomes {@link StatementKind#WRITE} when a replica refused it as a write. */
   private StatementKind kind;
@@ -37,7 +39,6 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
   private @Nullable PhysicalConnection checkedOn;
   /** How many placeholders Connector/J counts in {@link #sql} ({@link #checkerAt}); {@link #UNCOUNTED} until asked. */
   private int placeholders = UNCOUNTED;
-  private static final int UNCOUNTED = -1;
   /**
    * With {@code useCursorFetch=true}: the primary's and the replica's physical statements whose first
    * execution was seen ({@link #cursorSafe}), and whether that execution opened a server cursor.
@@ -382,6 +383,31 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
    * trip), or while the primary connection is closed (the execution replaces it): their parameters are checked
    * at execution.
    */
+  @Override
+  public PreparedStatement checker() throws SQLException {
+    PhysicalConnection p = session.primary();
+    if (!session.clientSidePrepare() || p.isClosed()) {
+      if (holdsParameters != null) {
+        holdsParameters = null; // a value recorded unchecked: no physical statement holds every value now
+      }
+      return InertPreparedStatement.INSTANCE;
+    }
+    if (kind == StatementKind.READ) {
+      if (holdsParameters != null) {
+        holdsParameters = null; // the shared checker holds nothing for an execution
+      }
+      if (checkedOn != p) {
+        checkedOn = p;
+      }
+      return p.parameterChecker(sql);
+    }
+    PreparedStatement own = statementOn(p);
+    if (own != holdsParameters) { // it holds them all only if it lacks nothing recorded before
+      holdsParameters = recorder.isEmpty() ? own : null;
+    }
+    return own;
+  }
+
   /**
    * The checker of a setter that Connector/J checks for nothing but its index (setInt, setLong, setString, setNull
    * and the like): for a read whose index is within its text's placeholders, as Connector/J counts them, nothing
@@ -412,30 +438,5 @@ final class RoutingPreparedStatement extends RoutingStatement implements Recorde
       placeholders = n;
     }
     return n;
-  }
-
-  @Override
-  public PreparedStatement checker() throws SQLException {
-    PhysicalConnection p = session.primary();
-    if (!session.clientSidePrepare() || p.isClosed()) {
-      if (holdsParameters != null) {
-        holdsParameters = null; // a value recorded unchecked: no physical statement holds every value now
-      }
-      return InertPreparedStatement.INSTANCE;
-    }
-    if (kind == StatementKind.READ) {
-      if (holdsParameters != null) {
-        holdsParameters = null; // the shared checker holds nothing for an execution
-      }
-      if (checkedOn != p) {
-        checkedOn = p;
-      }
-      return p.parameterChecker(sql);
-    }
-    PreparedStatement own = statementOn(p);
-    if (own != holdsParameters) { // it holds them all only if it lacks nothing recorded before
-      holdsParameters = recorder.isEmpty() ? own : null;
-    }
-    return own;
   }
 }

@@ -143,8 +143,7 @@ final class ReadAdmitter {
     for (int i = 0; i < replicas.size(); i++) {
       ReplicaSet.Slot slot = replicas.slot(i);
       ReplicaEndpoint e = slot.endpoint;
-      if (e != primary && ReadAdmission.judge(required.of(e), slot.verified, e.knownExecuted(), e.health(),
-          e.stalled(), cluster.tracker().primaryLost()) == ReadAdmission.Step.SKIP_STALLED) {
+      if (e != primary && judge(slot, required.of(e)) == ReadAdmission.Step.SKIP_STALLED) {
         metrics.stalledSkipped();
         return;
       }
@@ -162,8 +161,7 @@ final class ReadAdmitter {
       return null;
     }
     ReplicaSet.Slot slot = replicas.slot(e.index());
-    if (ReadAdmission.judge(plan.leftNeeds(), slot.verified, e.knownExecuted(), e.health(), e.stalled(),
-        cluster.tracker().primaryLost()) != ReadAdmission.Step.READ_NOW) {
+    if (judge(slot, plan.leftNeeds()) != ReadAdmission.Step.READ_NOW) {
       return null;
     }
     if (openInSync(slot, wantAutoCommit) == null) {
@@ -233,8 +231,7 @@ final class ReadAdmitter {
     if (mirror != null) {
       mirror.sync(c.jdbc(), wantAutoCommit);
     }
-    switch (ReadAdmission.judge(watermark, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
-        cluster.tracker().primaryLost())) {
+    switch (judge(slot, watermark)) {
       case READ_NOW -> {
         metrics.waitSkipped();
         return use(plan, slot, ReadPlacement.REPLICA_NO_WAIT, wantAutoCommit);
@@ -260,8 +257,7 @@ final class ReadAdmitter {
       }
       // Judged again on what is known after the ride: the wait ridden on made its set known (its leader learns
       // before it releases the riders) or found the replica stalled, or the replica left rotation meanwhile.
-      switch (ReadAdmission.judge(watermark, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
-          cluster.tracker().primaryLost())) {
+      switch (judge(slot, watermark)) {
         case READ_NOW -> {
           plan.waited(rode);
           metrics.waitShared();
@@ -394,6 +390,13 @@ final class ReadAdmitter {
     plan.waited(waited);
     metrics.waited(waited);
     return waited;
+  }
+
+  /** "Wait or skip?" for {@code slot}'s server and a read needing {@code required}, on what is known now. */
+  private ReadAdmission.Step judge(ReplicaSet.Slot slot, Position required) {
+    ReplicaEndpoint e = slot.endpoint;
+    return ReadAdmission.judge(required, slot.verified, e.knownExecuted(), e.health(), e.stalled(),
+        cluster.tracker().primaryLost());
   }
 
   /** A stalled candidate is passed over (null: try the next), counted once per read however many it passes over. */
