@@ -95,6 +95,15 @@ final class Approaches {
     default Optional<String> ryowUrl(Topology topology) {
       return Optional.empty();
     }
+
+    /**
+     * Whether the driver keeps the approach's reads on one replica at a time: every {@code jdbc:ryow:} approach,
+     * as they run on the default monotonic reads, whose reads in one JVM stay on one replica, the home
+     * (docs/consistency.md).
+     */
+    default boolean readsOneReplicaAtATime() {
+      return ryowUrl(Topology.fromEnvironment()).isPresent();
+    }
   }
 
   /** {@code url} if it is a {@code jdbc:ryow:} URL. */

@@ -32,4 +32,18 @@ class FleetTest {
     assertThat(Fleet.budgetText(0.5)).isEqualTo("0.50 CPU");
     assertThat(Fleet.budgetText(NONE)).isEqualTo("host");
   }
+
+  @Test
+  void oneReplicaAtATimeCarriesEveryReplicaReadAndItsOwnApply() {
+    double[] half = {0.5, 0.5, 0.5};
+    // Replicas 2.4 ms/page each, of which 0.8 is applying: one home carries 2.4 + 2.4 - 0.8 = 4.0 ms per page.
+    assertThat(Fleet.oneHomeCapacity(new double[] {0.8, 2.4, 2.4}, half, 0.8)).isCloseTo(125, within(1e-9));
+    // Three replicas: 1.2 + 1.2 + 1.2 - 2 × 0.4 = 2.8 ms per page.
+    assertThat(Fleet.oneHomeCapacity(new double[] {0.5, 1.2, 1.2, 1.2}, new double[] {1, 1, 1, 1}, 0.4))
+        .isCloseTo(1000 / 2.8, within(1e-9));
+    // The primary bounds it when it is the busier one.
+    assertThat(Fleet.oneHomeCapacity(new double[] {5.0, 1.0, 1.0}, half, 0.5)).isCloseTo(100, within(1e-9));
+    assertThat(Fleet.oneHomeCapacity(new double[] {1.0, 1.0, 1.0}, half, Double.NaN)).isNaN();
+    assertThat(Fleet.oneHomeCapacity(new double[] {1.0}, new double[] {0.5}, 0.5)).isNaN();
+  }
 }
