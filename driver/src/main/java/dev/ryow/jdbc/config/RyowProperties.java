@@ -168,8 +168,9 @@ public final class RyowProperties {
           "Monotonic reads in the scope of ryow.consistency (jvm: every read of this JVM): once a read has shown"
               + " data, no later read shows an older state, even when replicas lag unevenly. The reads of a scope"
               + " then stay on one replica while it keeps up (the one furthest ahead) instead of spreading over all"
-              + " of them. false: read-your-writes only (each read may go to any replica that has the writes, and"
-              + " may show older data than the read before).");
+              + " of them, so one JVM's reads get one replica's capacity at a time. false: read-your-writes only"
+              + " (each read may go to any replica that has the writes, and may show older data than the read"
+              + " before).");
 
   /** Whether the poller adds the replicas the primary reports ({@code SHOW REPLICAS}) to the URL's. */
   public static final RyowProperty<Boolean> DISCOVER_REPLICAS =
