@@ -51,6 +51,8 @@ class SpringJdbcIT {
   private static final int THREADS = 16;
   private static final int POOL = 4;
   private static final int ITERATIONS = 12;
+  /** How long the pulsed runs go on past {@link #ITERATIONS} for the lag and the offload to show ({@link #run}). */
+  private static final long MORE_AT_MOST_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   private static HikariDataSource pool;
   private static JdbcTemplate jdbc;
@@ -152,6 +154,11 @@ class SpringJdbcIT {
     final AtomicInteger hopOnReplica = new AtomicInteger();
     final AtomicInteger plainReads = new AtomicInteger();
     final AtomicInteger plainStale = new AtomicInteger();
+
+    /** A plain replica connection missed a write, and a read outside read-write transactions ran on a replica. */
+    boolean sawLagAndOffload() {
+      return plainStale.get() > 0 && scopedOnReplica.get() + readOnlyOnReplica.get() + hopOnReplica.get() > 0;
+    }
 
     @Override
     public String toString() {
@@ -276,8 +283,11 @@ class SpringJdbcIT {
   }
 
   /**
-   * Runs the iterations on {@link #THREADS} threads; with {@code scoped}, each iteration is one unit
-   * of work in its own {@link ConsistencyScope} (as a web request would be).
+   * Runs at least {@code iterationsPerThread} iterations on each of {@link #THREADS} threads; with {@code scoped},
+   * each iteration is one unit of work in its own {@link ConsistencyScope} (as a web request would be). The threads
+   * then go on, for {@link #MORE_AT_MOST_NANOS} at most, until the tally saw the lag on a plain replica connection
+   * and a read outside read-write transactions on a replica: how many iterations show both depends on how fast
+   * the machine applies (CI's other lanes load it). A driver that never leaves the primary still fails.
    */
   private static Tally run(int iterationsPerThread, boolean scoped) throws Exception {
     Tally tally = new Tally();
@@ -290,7 +300,9 @@ class SpringJdbcIT {
         futures.add(threads.submit(() -> {
           try (Connection plainReplica = Topology.plain(REPLICA_PORTS.get(thread % REPLICA_PORTS.size()))) {
             start.await();
-            for (int i = 0; i < iterationsPerThread; i++) {
+            long deadline = System.nanoTime() + MORE_AT_MOST_NANOS;
+            for (int i = 0; i < iterationsPerThread || (!tally.sawLagAndOffload() && System.nanoTime() - deadline < 0);
+                i++) {
               if (scoped) {
                 ConsistencyScope scope = ConsistencyScope.open();
                 try {
@@ -336,7 +348,7 @@ class SpringJdbcIT {
     ServerCounts served = reads.delta();
     System.out.printf("spring, %d threads on %d pooled connections, pulsed lag (150 ms of every 500 ms): %s; servers: %s%n",
         THREADS, POOL, t, served);
-    assertThat(t.iterations.get()).isEqualTo(THREADS * ITERATIONS);
+    assertThat(t.iterations.get()).isGreaterThanOrEqualTo(THREADS * ITERATIONS);
     assertThat(t.insideStale.get()).as("stale reads inside read-write transactions").isZero();
     assertThat(t.insideOffPrimary.get()).as("read-write transaction reads that left the primary").isZero();
     assertThat(t.scopedStale.get()).as("stale autocommit reads after a write on the same connection").isZero();
@@ -363,7 +375,7 @@ class SpringJdbcIT {
     }
     System.out.printf("spring, %d threads on %d pooled connections, a ConsistencyScope per iteration, pulsed lag: %s%n",
         THREADS, POOL, t);
-    assertThat(t.iterations.get()).isEqualTo(THREADS * ITERATIONS);
+    assertThat(t.iterations.get()).isGreaterThanOrEqualTo(THREADS * ITERATIONS);
     assertThat(t.insideStale.get() + t.scopedStale.get()).isZero();
     assertThat(t.readOnlySameConnectionStale.get() + t.readOnlyCrossConnectionStale.get())
         .as("stale read-only transactions, whichever pooled connection ran them").isZero();
