@@ -545,22 +545,81 @@ final class WorkloadReport {
   }
 
   private String fleetRow(Cell c, int servers) {
-    double[] ms = new double[servers];
+    double[] ms = serverMs(c, servers);
     StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %s | %s", c.condition().label,
         c.approach(), fmt(c.cpuMsPerIteration(0), "%.3f")));
-    for (int i = 0; i < servers; i++) {
-      ms[i] = c.serverCpuMsPerIteration(i);
-      row.append(" | ").append(fmt(ms[i], "%.3f"));
+    for (double m : ms) {
+      row.append(" | ").append(fmt(m, "%.3f"));
     }
     int busiest = Fleet.busiest(ms, fleet.budgets());
     double bound = Fleet.capacity(ms, fleet.budgets());
-    double oneHome = readsOneReplicaAtATime(c.approach())
-        ? Fleet.oneHomeCapacity(ms, fleet.budgets(), applyMsPerPage(c.condition(), servers)) : Double.NaN;
-    double binding = Double.isNaN(oneHome) ? bound : oneHome;
+    double oneHome = oneHomeBound(c, ms, servers);
     return row + String.format(Locale.ROOT, " | %s | %s | %s | %.0f | %s |",
         busiest < 0 ? "–" : serverName(busiest) + " (" + Fleet.budgetText(fleet.budgets()[busiest]) + ")",
         fmt(bound, "%.0f"), Double.isNaN(oneHome) ? "–" : fmt(oneHome, "%.0f"), c.iterationsPerSecond(),
-        fmt(c.iterationsPerSecond() / binding, "%.2f"));
+        fmt(c.iterationsPerSecond() / bindingBound(c, servers), "%.2f"));
+  }
+
+  private static double[] serverMs(Cell c, int servers) {
+    double[] ms = new double[servers];
+    for (int i = 0; i < servers; i++) {
+      ms[i] = c.serverCpuMsPerIteration(i);
+    }
+    return ms;
+  }
+
+  /** The one-home bound of {@code c} (NaN where its reads are not on one replica at a time, or without figures). */
+  private double oneHomeBound(Cell c, double[] ms, int servers) {
+    return readsOneReplicaAtATime(c.approach())
+        ? Fleet.oneHomeCapacity(ms, fleet.budgets(), applyMsPerPage(c.condition(), servers)) : Double.NaN;
+  }
+
+  /** The bound measured / bound compares {@code c} with: one replica at a time where that applies, else the servers'. */
+  private double bindingBound(Cell c, int servers) {
+    double[] ms = serverMs(c, servers);
+    double oneHome = oneHomeBound(c, ms, servers);
+    return Double.isNaN(oneHome) ? Fleet.capacity(ms, fleet.budgets()) : oneHome;
+  }
+
+  /**
+   * Issue 40's targets, with each server on a budget of its own and no lag, ryow-pooled against
+   * primary-only-pooled: on the read-heavy page at least 1.3× its pages per second and 0.9 of the fleet's bound,
+   * at most half its primary CPU, 1.05× its statements and 1.1× its client CPU per page; on the write-heavy page
+   * 0.95 of the fleet's bound. The bound is the one measured / bound uses ({@link #fleetTable}).
+   */
+  private void fleetTargets(List<Target> t) {
+    Cell r = find(POOLED, Condition.NONE);
+    Cell p = find(POOLED_REFERENCE, Condition.NONE);
+    if (!fleet.budgeted() || r == null || p == null || Double.isNaN(r.serverCpuMsPerIteration(0))
+        || Double.isNaN(p.serverCpuMsPerIteration(0))) {
+      return;
+    }
+    int servers = fleet.budgets().length;
+    double ofBound = r.iterationsPerSecond() / bindingBound(r, servers);
+    String page = fleet.readHeavy() ? "Read-heavy page" : "Write-heavy page";
+    String name = page + ", none, each server on its own CPU budget: " + POOLED + " vs " + POOLED_REFERENCE;
+    if (!fleet.readHeavy()) {
+      t.add(new Target(name + ", pages/s against the fleet's bound", "≥ 0.95 of the bound",
+          String.format(Locale.ROOT, "%.2f (%.0f pages/s, bound %.0f)", ofBound, r.iterationsPerSecond(),
+              bindingBound(r, servers)), ofBound >= 0.95));
+      return;
+    }
+    double speed = r.iterationsPerSecond() / p.iterationsPerSecond();
+    t.add(new Target(name + ", pages/s", "≥ 1.30× and ≥ 0.90 of the bound",
+        String.format(Locale.ROOT, "%.2f× (%.0f vs %.0f), %.2f of the bound (%.0f)", speed, r.iterationsPerSecond(),
+            p.iterationsPerSecond(), ofBound, bindingBound(r, servers)), speed >= 1.3 && ofBound >= 0.9));
+    t.add(ratioTarget(name + ", primary CPU per page", 0.5, r.serverCpuMsPerIteration(0),
+        p.serverCpuMsPerIteration(0), "%.3f ms"));
+    t.add(ratioTarget(name + ", statements per page", 1.05, r.statementsPerIteration(), p.statementsPerIteration(),
+        "%.2f"));
+    t.add(ratioTarget(name + ", client JVM CPU per page", 1.1, r.cpuMsPerIteration(0), p.cpuMsPerIteration(0),
+        "%.3f ms"));
+  }
+
+  private static Target ratioTarget(String name, double most, double ryow, double reference, String unit) {
+    double ratio = ryow / reference;
+    return new Target(name, String.format(Locale.ROOT, "≤ %.2f×", most),
+        String.format(Locale.ROOT, "%.2f× (" + unit + " vs " + unit + ")", ratio, ryow, reference), ratio <= most);
   }
 
   private boolean readsOneReplicaAtATime(String approach) {
@@ -836,6 +895,7 @@ final class WorkloadReport {
     List<Target> t = new ArrayList<>();
     pageTargets(t);
     replicaSplitTarget(t);
+    fleetTargets(t);
     networkTargets(t);
     // With no lag, ryow reads stay on replicas.
     List<String> figures = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.ryow.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -109,6 +110,22 @@ class WorkloadReportTest {
     assertThat(report.settingsLines()).anyMatch(l -> l.startsWith("- Page: read-heavy, one write per 4 reads"))
         .anyMatch(l -> l.contains("primary 0.50 CPU, replica1 0.50 CPU, replica2 0.50 CPU"))
         .contains("- Warm-up until stable: ryow-pooled: 3 windows");
+    // Issue 40's targets against primary-only-pooled, with the bound the table compares with.
+    String fleetTarget = "Read-heavy page, none, each server on its own CPU budget: ryow-pooled vs primary-only-pooled, ";
+    assertThat(report.targets()).filteredOn(t -> t.name().startsWith(fleetTarget))
+        .extracting(t -> t.name().substring(fleetTarget.length()), Target::goal, Target::figure, Target::met)
+        .containsExactly(
+            tuple("pages/s", "≥ 1.30× and ≥ 0.90 of the bound", "1.00× (100 vs 100), 0.26 of the bound (385)", false),
+            tuple("primary CPU per page", "≤ 0.50×", "0.25× (0.500 ms vs 2.000 ms)", true),
+            tuple("statements per page", "≤ 1.05×", "1.00× (7.00 vs 7.00)", true),
+            tuple("client JVM CPU per page", "≤ 1.10×", "1.50× (1.500 ms vs 1.000 ms)", false));
+    // The write-heavy page: its pages against the bound only.
+    WorkloadReport writeHeavy = new WorkloadReport(settings(Topology.fromEnvironment(), true, 1), WEB,
+        List.of(Condition.NONE), List.of(primaryOnly, ryow), List.of(),
+        new WorkloadReport.FleetSetup(false, new double[] {0.5, 0.5, 0.5}, List.of(), List.of()));
+    assertThat(writeHeavy.targets()).filteredOn(t -> t.name().startsWith("Write-heavy page"))
+        .extracting(Target::goal, Target::figure, Target::met)
+        .containsExactly(tuple("≥ 0.95 of the bound", "0.26 (100 pages/s, bound 385)", false));
     // Without budgets (servers on the machine's CPUs) there is no bound, and no table.
     assertThat(new WorkloadReport(settings(Topology.fromEnvironment(), true, 1), WEB, List.of(Condition.NONE),
         List.of(primaryOnly, ryow), List.of(), new WorkloadReport.FleetSetup(false, new double[] {Double.NaN,
