@@ -550,7 +550,7 @@ public final class Workload {
    * {@code closed}, which the open-loop shares are of; NaN without it.
    */
   static double referenceRate(List<Cell> closed) {
-    for (String name : List.of(WorkloadReport.POOLED_REFERENCE, "primary-only")) {
+    for (String name : WorkloadReport.REFERENCES) {
       for (Cell c : closed) {
         if (c.approach().equals(name)) {
           return c.iterationsPerSecond();

@@ -631,9 +631,9 @@ final class WorkloadReport {
    * (primary-only-pooled, else primary-only), which sends them no read; NaN without it.
    */
   private double applyMsPerPage(Condition condition, int servers) {
-    Cell ref = find(POOLED_REFERENCE, condition);
-    if (ref == null) {
-      ref = find("primary-only", condition);
+    Cell ref = null;
+    for (int i = 0; i < REFERENCES.size() && ref == null; i++) {
+      ref = find(REFERENCES.get(i), condition);
     }
     if (ref == null || servers < 2) {
       return Double.NaN;
@@ -789,6 +789,8 @@ final class WorkloadReport {
   /** The pooled approaches, each compared with the other: their latencies include the wait for a pooled connection. */
   static final String POOLED = "ryow-pooled";
   static final String POOLED_REFERENCE = "primary-only-pooled";
+  /** The approaches figures are compared with, the first one a run has: primary-only-pooled, else primary-only. */
+  static final List<String> REFERENCES = List.of(POOLED_REFERENCE, "primary-only");
 
   private void networkTargets(List<Target> t) {
     if (!settings.forwarded()) {
